@@ -1,0 +1,104 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "parley",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "parley", targets: ["Parley"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        // libpq, found through pkg-config; the only C library the database layer needs.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // The libpq wrapper: connections, parameterised queries, pool, migrations.
+        .target(
+            name: "Postgres",
+            dependencies: [
+                "CLibPQ",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Domain values, errors, validation and permission rules. No I/O.
+        .target(
+            name: "ParleyCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // All SQL of the project: one repository per aggregate.
+        .target(
+            name: "ParleyStore",
+            dependencies: ["ParleyCore", "Postgres"]
+        ),
+        // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
+        .target(
+            name: "ParleyUsers",
+            dependencies: [
+                "ParleyCore", "ParleyStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Configuration and the dependency container: the one place implementations are chosen.
+        .target(
+            name: "ParleyContainer",
+            dependencies: [
+                "ParleyCore", "ParleyStore", "ParleyUsers", "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The HTTP router on Hummingbird 2.
+        .target(
+            name: "ParleyHTTP",
+            dependencies: [
+                "ParleyCore", "ParleyContainer", "ParleyUsers",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The `parley` command: serve, migrate.
+        .executableTarget(
+            name: "Parley",
+            dependencies: [
+                "ParleyContainer", "ParleyHTTP", "Postgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: ["Postgres"]
+        ),
+        .testTarget(
+            name: "ParleyHTTPTests",
+            dependencies: [
+                "ParleyHTTP", "ParleyContainer", "ParleyCore", "Postgres",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

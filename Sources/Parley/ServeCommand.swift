@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ParleyContainer
+import ParleyHTTP
+import Postgres
+
+/// Runs the HTTP server until SIGTERM or SIGINT, then drains requests and closes the pool.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP server.")
+
+    func run() async throws {
+        let config = try loadConfig()
+        let logger = makeLogger(config)
+        try await checkMigrations(config, logger: logger)
+        let container = Container.live(config: config, logger: logger)
+        let app = buildApplication(container: container)
+        logger.info("parley listening", metadata: ["url": "http://\(config.host):\(config.port)"])
+        try await app.runService()
+    }
+
+    /// Refuses to serve a database with unapplied or changed migrations, unless told to apply them.
+    private func checkMigrations(_ config: Config, logger: Logger) async throws {
+        let status = try await withMigrationConnection(config, logger: logger) { connection, migrator in
+            if config.autoMigrate { try migrator.migrate(on: connection) }
+            return try migrator.status(on: connection)
+        }
+        if !status.changed.isEmpty {
+            throw ValidationError("Applied migrations \(status.changed) were changed since; restore them and add a new migration instead.")
+        }
+        if !status.pending.isEmpty {
+            let names = status.pending.map(\.name).joined(separator: ", ")
+            throw ValidationError("The database has unapplied migrations (\(names)). Run `parley migrate` or set PARLEY_AUTO_MIGRATE=true.")
+        }
+    }
+}
+
+/// Applies pending migrations and exits.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Apply pending database migrations.")
+
+    func run() async throws {
+        let config = try loadConfig()
+        let logger = makeLogger(config)
+        let applied = try await withMigrationConnection(config, logger: logger) { connection, migrator in
+            try migrator.migrate(on: connection)
+        }
+        logger.info("migrations done", metadata: ["applied": "\(applied.count)"])
+    }
+}
+
+func loadConfig() throws -> Config {
+    do {
+        return try Config.fromEnvironment()
+    } catch let error as ConfigError {
+        throw ValidationError(error.description)
+    }
+}
+
+func makeLogger(_ config: Config) -> Logger {
+    var logger = Logger(label: "parley")
+    logger.logLevel = config.logLevel
+    return logger
+}
+
+/// Runs `body` on a connection of its own, outside any event loop.
+func withMigrationConnection<T: Sendable>(
+    _ config: Config, logger: Logger, _ body: @escaping @Sendable (PostgresConnection, Migrator) throws -> T
+) async throws -> T {
+    let pool = ConnectionPool(configuration: .init(conninfo: config.databaseURL, size: 1), logger: logger)
+    let migrator = Migrator(directory: URL(fileURLWithPath: config.migrationsDirectory), logger: logger)
+    do {
+        let value = try await pool.withConnection { try body($0, migrator) }
+        await pool.close()
+        return value
+    } catch {
+        await pool.close()
+        throw error
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import ParleyCore
+
+/// Everything the server reads from its environment, with the defaults the README documents.
+public struct Config: Sendable {
+    public var databaseURL: String
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var apiToken: String
+    public var dataDirectory = "./.parley/data"
+    public var migrationsDirectory = "./migrations"
+    public var logLevel: Logger.Level = .info
+    public var databasePoolSize = 4
+    public var autoMigrate = false
+    public var limits = Limits()
+
+    public init(databaseURL: String, apiToken: String) {
+        self.databaseURL = databaseURL
+        self.apiToken = apiToken
+    }
+
+    /// Reads `DATABASE_URL`, `PARLEY_*`; throws a message naming the variable that is wrong.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Config {
+        let reader = EnvironmentReader(environment: environment)
+        guard let databaseURL = environment["DATABASE_URL"], !databaseURL.isEmpty else {
+            throw ConfigError("DATABASE_URL is not set (a libpq connection string or postgresql:// URI).")
+        }
+        guard let apiToken = environment["PARLEY_API_TOKEN"], !apiToken.isEmpty else {
+            throw ConfigError("PARLEY_API_TOKEN is not set; it is the master token that clients send as Api-Token.")
+        }
+        guard apiToken.count >= 16 else { throw ConfigError("PARLEY_API_TOKEN must have at least 16 characters.") }
+        var config = Config(databaseURL: databaseURL, apiToken: apiToken)
+        config.host = environment["PARLEY_HOST"] ?? config.host
+        config.port = try reader.int("PARLEY_PORT", default: config.port, range: 0...65535)
+        config.dataDirectory = environment["PARLEY_DATA_DIR"] ?? config.dataDirectory
+        config.migrationsDirectory = environment["PARLEY_MIGRATIONS_DIR"] ?? config.migrationsDirectory
+        if let level = environment["PARLEY_LOG_LEVEL"] {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw ConfigError("PARLEY_LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            config.logLevel = parsed
+        }
+        config.databasePoolSize = try reader.int("PARLEY_DB_POOL_SIZE", default: config.databasePoolSize, range: 1...256)
+        config.autoMigrate = try reader.bool("PARLEY_AUTO_MIGRATE", default: false)
+        var limits = Limits()
+        limits.groupChannelMembers = try reader.int("PARLEY_MAX_GROUP_CHANNEL_MEMBERS", default: limits.groupChannelMembers)
+        limits.superGroupMembers = try reader.int("PARLEY_MAX_SUPERGROUP_MEMBERS", default: limits.superGroupMembers)
+        limits.openChannelParticipants = try reader.int("PARLEY_MAX_OPEN_CHANNEL_PARTICIPANTS", default: limits.openChannelParticipants)
+        limits.messageLength = try reader.int("PARLEY_MAX_MESSAGE_LENGTH", default: limits.messageLength)
+        limits.adminMessageLength = try reader.int("PARLEY_MAX_ADMIN_MESSAGE_LENGTH", default: limits.adminMessageLength)
+        limits.dataBytes = try reader.int("PARLEY_MAX_DATA_BYTES", default: limits.dataBytes)
+        limits.uploadBytes = try reader.int("PARLEY_MAX_UPLOAD_BYTES", default: limits.uploadBytes)
+        limits.jsonBodyBytes = try reader.int("PARLEY_MAX_JSON_BODY_BYTES", default: limits.jsonBodyBytes)
+        let lifetime = try reader.int("PARLEY_SESSION_TOKEN_TTL_SECONDS", default: Int(limits.sessionTokenLifetimeMillis / 1000))
+        limits.sessionTokenLifetimeMillis = Int64(lifetime) * 1000
+        config.limits = limits
+        return config
+    }
+}
+
+/// A configuration problem, worded for the person starting the server.
+public struct ConfigError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+private struct EnvironmentReader {
+    let environment: [String: String]
+
+    func int(_ name: String, default value: Int, range: ClosedRange<Int> = 1...Int.max) throws -> Int {
+        guard let text = environment[name], !text.isEmpty else { return value }
+        guard let parsed = Int(text), range.contains(parsed) else {
+            throw ConfigError("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \"\(text)\".")
+        }
+        return parsed
+    }
+
+    func bool(_ name: String, default value: Bool) throws -> Bool {
+        guard let text = environment[name]?.lowercased(), !text.isEmpty else { return value }
+        switch text {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw ConfigError("\(name) must be true or false, not \"\(text)\".")
+        }
+    }
+}

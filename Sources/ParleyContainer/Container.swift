@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+import ParleyUsers
+import Postgres
+import ServiceLifecycle
+
+/// The services of one server process, built once from `Config`: the only place where concrete
+/// implementations are chosen. `ParleyHTTP` takes everything it needs from here.
+public struct Container: Sendable {
+    public let config: Config
+    public let logger: Logger
+    public let clock: Clock
+    public let authenticator: Authenticator
+    public let users: UserService
+    public let userMetadata: UserMetadataService
+    public let readiness: ReadinessProbe
+    /// Long-running parts the application must run and shut down (the connection pool).
+    public let services: [any Service]
+    /// Closes what `services` would close on graceful shutdown, for callers that never run them.
+    public let shutdown: @Sendable () async -> Void
+
+    public static func live(config: Config, logger: Logger, clock: Clock = .system) -> Container {
+        let pool = ConnectionPool(
+            configuration: .init(conninfo: config.databaseURL, size: config.databasePoolSize),
+            logger: logger
+        )
+        let store = Store(pool: pool)
+        let pageTokens = PageTokenCodec(secret: Array(config.apiToken.utf8))
+        let migrator = Migrator(directory: URL(fileURLWithPath: config.migrationsDirectory), logger: logger)
+        return Container(
+            config: config,
+            logger: logger,
+            clock: clock,
+            authenticator: Authenticator(apiToken: config.apiToken, store: store, clock: clock),
+            users: UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
+            userMetadata: UserMetadataService(store: store),
+            readiness: ReadinessProbe(pool: pool, migrator: migrator),
+            services: [pool],
+            shutdown: { await pool.close() }
+        )
+    }
+}
+
+/// `GET /ready`: the database answers and every migration file is applied unchanged.
+public struct ReadinessProbe: Sendable {
+    let pool: ConnectionPool
+    let migrator: Migrator
+
+    public func isReady() async -> Bool {
+        let migrator = migrator
+        return (try? await pool.withConnection { try migrator.status(on: $0).isCurrent }) ?? false
+    }
+}

@@ -1,0 +1,15 @@
+/// Configurable limits of API.md §1.8 and §2, with their documented defaults.
+public struct Limits: Sendable, Equatable {
+    public var groupChannelMembers = 100
+    public var superGroupMembers = 20_000
+    public var openChannelParticipants = 1_000
+    public var messageLength = 5_000
+    public var adminMessageLength = 1_000
+    public var dataBytes = 65_535
+    public var uploadBytes = 25 * 1024 * 1024
+    public var jsonBodyBytes = 1024 * 1024
+    /// Session token lifetime when the request names no `expires_at`.
+    public var sessionTokenLifetimeMillis: Int64 = 7 * 24 * 3600 * 1000
+
+    public init() {}
+}

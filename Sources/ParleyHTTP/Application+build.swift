@@ -1,0 +1,49 @@
+import Hummingbird
+import ParleyContainer
+
+/// Every endpoint of the server: the open ones (health) and those behind authentication (`/v3`).
+struct Endpoints {
+    let open: [Endpoint]
+    let authenticated: [Endpoint]
+
+    init(container: Container) {
+        let maxBodyBytes = container.config.limits.jsonBodyBytes
+        open = HealthController(readiness: container.readiness).endpoints
+        authenticated = UserController(users: container.users, maxBodyBytes: maxBodyBytes).endpoints
+            + UserMetadataController(metadata: container.userMetadata, maxBodyBytes: maxBodyBytes).endpoints
+    }
+
+    var table: RouteTable { RouteTable(endpoints: open + authenticated) }
+}
+
+/// The router with every endpoint, behind the middlewares, all taken from the container.
+public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
+    let endpoints = Endpoints(container: container)
+    let router = Router(context: ParleyRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: ErrorMiddleware(routes: endpoints.table, maxBodyBytes: container.config.limits.jsonBodyBytes))
+    for endpoint in endpoints.open {
+        router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
+    }
+    // Middleware applies to the endpoints added after it: everything below needs a token.
+    router.add(middleware: AuthenticationMiddleware(authenticator: container.authenticator))
+    for endpoint in endpoints.authenticated {
+        router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
+    }
+    return router
+}
+
+/// The endpoints the server answers, as "METHOD /path"; the tests hold `openapi.yaml` to it.
+public func routeTable(container: Container) -> RouteTable {
+    Endpoints(container: container).table
+}
+
+/// The Hummingbird application serving `container` on the configured address.
+public func buildApplication(container: Container) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(container: container),
+        configuration: .init(address: .hostname(container.config.host, port: container.config.port), serverName: "parley"),
+        services: container.services,
+        logger: container.logger
+    )
+}

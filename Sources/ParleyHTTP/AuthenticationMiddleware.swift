@@ -1,0 +1,35 @@
+import HTTPTypes
+import Hummingbird
+import ParleyCore
+import ParleyUsers
+
+/// Authenticates every `/v3` request (API.md §1.7): `Api-Token` makes the caller the admin;
+/// `Session-Token` or `Authorization: Bearer` makes them the token's user.
+struct AuthenticationMiddleware: RouterMiddleware {
+    typealias Context = ParleyRequestContext
+    static let apiTokenHeader = HTTPField.Name("Api-Token")!
+    static let sessionTokenHeader = HTTPField.Name("Session-Token")!
+
+    let authenticator: Authenticator
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.actor = try await authenticate(request.headers)
+        return try await next(request, context)
+    }
+
+    private func authenticate(_ headers: HTTPFields) async throws -> Actor {
+        if let apiToken = headers[Self.apiTokenHeader] {
+            return try authenticator.authenticate(apiToken: apiToken)
+        }
+        if let sessionToken = headers[Self.sessionTokenHeader] {
+            return try await authenticator.authenticate(sessionToken: sessionToken)
+        }
+        if let authorization = headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw ParleyError.invalidSessionToken }
+            return try await authenticator.authenticate(sessionToken: String(parts[1]).trimmingCharacters(in: .whitespaces))
+        }
+        throw ParleyError.invalidApiToken
+    }
+}

@@ -1,0 +1,67 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import ParleyCore
+
+/// The one place where failures become the error body of API.md §1.5.
+///
+/// `ParleyError`s are answered as they are; Hummingbird's own errors (unknown route, body too
+/// large, bad path parameter) are translated; anything else is logged with the request id and
+/// answered 500 without details.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = ParleyRequestContext
+    let routes: RouteTable
+    let maxBodyBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ParleyError {
+            return Self.response(for: error)
+        } catch let error as HTTPError {
+            return Self.response(for: translate(error, request: request, context: context))
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            return Self.response(for: .bodyTooLarge(max: maxBodyBytes))
+        } catch {
+            context.logger.error("internal error", metadata: ["error": "\(String(reflecting: error))"])
+            return Self.response(for: .internalError)
+        }
+    }
+
+    private func translate(_ error: HTTPError, request: Request, context: Context) -> ParleyError {
+        switch error.status {
+        case .notFound where context.coreContext.endpointPath.value == "NotFound":
+            return routes.hasRoute(matching: request.uri.path) ? .methodNotAllowed : .routeNotFound
+        case .contentTooLarge:
+            return .bodyTooLarge(max: maxBodyBytes)
+        case .unauthorized:
+            return .invalidApiToken
+        case .notFound:
+            return .notFound(error.body ?? "Not found.")
+        default:
+            if error.status.code >= 500 {
+                context.logger.error("internal error", metadata: ["error": "\(error)"])
+                return .internalError
+            }
+            return .invalidValue("request", error.body ?? error.status.reasonPhrase)
+        }
+    }
+
+    static func response(for error: ParleyError) -> Response {
+        var response = JSONResponse.make(
+            ErrorBody(error: true, code: error.code, message: error.message),
+            status: HTTPResponse.Status(code: error.status)
+        )
+        if let retryAfter = error.retryAfter {
+            response.headers[.retryAfter] = String(retryAfter)
+        }
+        return response
+    }
+}
+
+/// `{ "error": true, "code": 400201, "message": "…" }`
+struct ErrorBody: Encodable {
+    let error: Bool
+    let code: Int
+    let message: String
+}

@@ -1,0 +1,56 @@
+import Hummingbird
+import ParleyCore
+
+/// Typed access to a request's query string, with the error codes of API.md §1.5.
+struct QueryParameters {
+    private let parameters: Hummingbird.Parameters
+
+    init(_ request: Request) {
+        parameters = request.uri.queryParameters
+    }
+
+    func string(_ key: String) -> String? {
+        parameters.get(key)
+    }
+
+    /// `true` or `false` (400104 otherwise).
+    func bool(_ key: String, default value: Bool) throws -> Bool {
+        guard let text = parameters.get(key) else { return value }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw ParleyError.wrongType(key, expected: .boolean)
+        }
+    }
+
+    /// An integer in `range` (400101 when not a number, 400111 when out of range).
+    func int(_ key: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = parameters.get(key) else { return value }
+        guard let number = Int(text) else { throw ParleyError.wrongType(key, expected: .number) }
+        guard range.contains(number) else {
+            throw ParleyError.invalidValue(key, "must be between \(range.lowerBound) and \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// A comma-separated list; empty items are dropped.
+    func list(_ key: String) -> [String]? {
+        guard let text = parameters.get(key) else { return nil }
+        return text.split(separator: ",").map(String.init)
+    }
+
+    /// One of an enum's raw values (400111 otherwise).
+    func choice<T: RawRepresentable & CaseIterable>(_ key: String, default value: T) throws -> T where T.RawValue == String {
+        guard let text = parameters.get(key) else { return value }
+        guard let choice = T(rawValue: text) else {
+            throw ParleyError.invalidValue(key, "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return choice
+    }
+
+    /// `limit` and `token` of API.md §1.6.
+    func page() throws -> (limit: Int, token: String?) {
+        let token = string("token").flatMap { $0.isEmpty ? nil : $0 }
+        return (try int("limit", default: 10, range: 1...100), token)
+    }
+}

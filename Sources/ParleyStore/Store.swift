@@ -1,0 +1,48 @@
+import Logging
+import ParleyCore
+import Postgres
+
+/// The repository layer's entry point: runs repository work on a pooled connection.
+///
+/// Repository methods are synchronous and run on the pool's database threads; a service groups
+/// the calls of one operation in one `transaction`. A lost database becomes 503/500902.
+public struct Store: Sendable {
+    public let pool: ConnectionPool
+
+    public init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    /// Runs `body` on one connection in autocommit mode (each statement on its own).
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
+        try await mappingUnavailable {
+            try await pool.withConnection { try body(Repositories(connection: $0)) }
+        }
+    }
+
+    /// Runs `body` in one transaction; a thrown error rolls all of it back.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
+        try await mappingUnavailable {
+            try await pool.withTransaction { try body(Repositories(connection: $0)) }
+        }
+    }
+
+    private func mappingUnavailable<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as PostgresError where error.kind == .connection {
+            throw ParleyError.unavailable
+        }
+    }
+}
+
+/// The repositories, bound to the connection of one `read` or `transaction`.
+public struct Repositories {
+    let connection: PostgresConnection
+
+    public var users: UserRepository { UserRepository(connection: connection) }
+    public var userMetadata: UserMetadataRepository { UserMetadataRepository(connection: connection) }
+    public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }
+    public var invitationPreferences: InvitationPreferenceRepository { InvitationPreferenceRepository(connection: connection) }
+    public var health: HealthRepository { HealthRepository(connection: connection) }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import ParleyCore
+import Postgres
+
+/// SQL for the `users` table.
+public struct UserRepository {
+    let connection: PostgresConnection
+
+    /// The user columns plus their metadata as one JSON object.
+    static let columns = """
+        u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, u.created_at,
+        COALESCE((SELECT json_object_agg(m.key, m.value) FROM user_metadata m WHERE m.user_id = u.user_id), '{}') AS metadata
+        """
+
+    /// Inserts `user` and its metadata; 409/400202 when the id is taken.
+    public func insert(_ user: User) throws {
+        do {
+            try connection.query(
+                "INSERT INTO users (user_id, nickname, profile_url, is_active, created_at) VALUES ($1, $2, $3, $4, $5)",
+                [user.userID, user.nickname, user.profileURL, user.isActive, user.createdAt]
+            )
+        } catch let error as PostgresError where error.isUniqueViolation {
+            throw ParleyError.alreadyExists("User \"\(user.userID)\" already exists.")
+        }
+        try UserMetadataRepository(connection: connection).upsert(user.userID, user.metadata)
+    }
+
+    public func find(_ userID: String) throws -> User? {
+        try connection.query("SELECT \(Self.columns) FROM users u WHERE u.user_id = $1", [userID]).first.map(Self.user)
+    }
+
+    /// Finds the user and locks their row until the transaction ends, serialising changes to them.
+    public func findForUpdate(_ userID: String) throws -> User? {
+        try connection.query("SELECT \(Self.columns) FROM users u WHERE u.user_id = $1 FOR UPDATE", [userID]).first.map(Self.user)
+    }
+
+    /// Up to `limit` users after `afterUserID` in user_id order, matching `filter`.
+    public func list(_ filter: UserFilter, after afterUserID: String?, limit: Int) throws -> [User] {
+        var conditions: [String] = []
+        var parameters: [any PostgresBindable] = []
+        func bind(_ value: any PostgresBindable) -> String {
+            parameters.append(value)
+            return "$\(parameters.count)"
+        }
+        if let afterUserID { conditions.append("u.user_id > \(bind(afterUserID))") }
+        if let ids = filter.userIDs { conditions.append("u.user_id = ANY(\(bind(ids))::text[])") }
+        if let prefix = filter.nicknameStartsWith { conditions.append("starts_with(u.nickname, \(bind(prefix)))") }
+        switch filter.activeMode {
+        case .activated: conditions.append("u.is_active")
+        case .deactivated: conditions.append("NOT u.is_active")
+        case .all: break
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = "SELECT \(Self.columns) FROM users u \(whereClause) ORDER BY u.user_id LIMIT \(bind(limit))"
+        return try connection.query(sql, parameters).map(Self.user)
+    }
+
+    public func update(_ userID: String, _ update: UserUpdate) throws {
+        try connection.query(
+            """
+            UPDATE users SET nickname = COALESCE($2, nickname), profile_url = COALESCE($3, profile_url),
+                is_active = COALESCE($4, is_active)
+            WHERE user_id = $1
+            """,
+            [userID, update.nickname, update.profileURL, update.isActive]
+        )
+    }
+
+    /// Deletes the user; metadata, tokens and preferences go with it (ON DELETE CASCADE).
+    public func delete(_ userID: String) throws -> Bool {
+        try connection.query("DELETE FROM users WHERE user_id = $1", [userID]).affectedRows == 1
+    }
+
+    static func user(_ row: PostgresRow) throws -> User {
+        let metadataJSON: String = try row.decode("metadata")
+        let metadata = try JSONDecoder().decode([String: String].self, from: Data(metadataJSON.utf8))
+        return User(
+            userID: try row.decode("user_id"),
+            nickname: try row.decode("nickname"),
+            profileURL: try row.decode("profile_url"),
+            isActive: try row.decode("is_active"),
+            lastSeenAt: try row.decode("last_seen_at"),
+            createdAt: try row.decode("created_at"),
+            metadata: metadata
+        )
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import ParleyCore
+import ParleyStore
+
+/// Turns the credentials of a request into an `Actor` (API.md §1.7).
+///
+/// A session token is `selector ‖ secret` (24 + 48 hex characters): the selector finds the stored
+/// row, and the secret's SHA-256 is compared with the stored hash in constant time, so neither a
+/// database lookup nor a comparison reveals how much of a guessed token was right.
+public struct Authenticator: Sendable {
+    static let selectorLength = 24
+    static let secretLength = 48
+
+    private let apiTokenHash: Data
+    private let store: Store
+    private let clock: Clock
+
+    public init(apiToken: String, store: Store, clock: Clock) {
+        self.apiTokenHash = SecretHashing.sha256(apiToken)
+        self.store = store
+        self.clock = clock
+    }
+
+    /// The master token's holder: `.admin`; otherwise 401/400401.
+    public func authenticate(apiToken: String) throws -> Actor {
+        guard SecretHashing.constantTimeEquals(SecretHashing.sha256(apiToken), apiTokenHash) else {
+            throw ParleyError.invalidApiToken
+        }
+        return .admin
+    }
+
+    /// The owner of a live session token; 401/400302 when unknown or expired, 401/400300 when the
+    /// user is deactivated.
+    public func authenticate(sessionToken: String) async throws -> Actor {
+        guard sessionToken.utf8.count == Self.selectorLength + Self.secretLength,
+              sessionToken.utf8.allSatisfy({ $0 < 128 })
+        else { throw ParleyError.invalidSessionToken }
+        let selector = String(sessionToken.prefix(Self.selectorLength))
+        let secretHash = SecretHashing.sha256(sessionToken.dropFirst(Self.selectorLength))
+        guard let stored = try await store.read({ try $0.sessionTokens.find(selector: selector) }),
+              SecretHashing.constantTimeEquals(stored.secretHash, secretHash),
+              stored.expiresAt > clock.nowMillis
+        else { throw ParleyError.invalidSessionToken }
+        guard stored.userIsActive else { throw ParleyError.deactivatedUser }
+        return .user(stored.userID)
+    }
+
+    /// Creates a token for `userID` inside the caller's transaction.
+    static func issue(for userID: String, expiresAt: Int64, now: Int64, in repositories: Repositories) throws -> IssuedSessionToken {
+        let selector = SecretHashing.randomHex(bytes: selectorLength / 2)
+        let secret = SecretHashing.randomHex(bytes: secretLength / 2)
+        try repositories.sessionTokens.deleteExpired(userID: userID, now: now)
+        try repositories.sessionTokens.insert(
+            selector: selector, userID: userID, secretHash: SecretHashing.sha256(secret), expiresAt: expiresAt, createdAt: now
+        )
+        return IssuedSessionToken(userID: userID, token: selector + secret, expiresAt: expiresAt)
+    }
+}

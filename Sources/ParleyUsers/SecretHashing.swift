@@ -1,0 +1,31 @@
+import Crypto
+import Foundation
+
+/// Hashing and constant-time comparison of bearer secrets (session tokens, the API token).
+enum SecretHashing {
+    static func sha256(_ text: some StringProtocol) -> Data {
+        Data(SHA256.hash(data: Data(text.utf8)))
+    }
+
+    /// Compares two digests in time that depends only on their length, never on where they differ.
+    static func constantTimeEquals(_ lhs: Data, _ rhs: Data) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
+        return difference == 0
+    }
+
+    /// `count` random bytes as lowercase hex, from the system's secure generator.
+    static func randomHex(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(count * 2)
+        for _ in 0..<count {
+            let byte = UInt8.random(in: .min ... .max, using: &generator)
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

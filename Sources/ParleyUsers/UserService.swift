@@ -1,0 +1,127 @@
+import ParleyCore
+import ParleyStore
+
+/// A new user as `POST /v3/users` describes it.
+public struct NewUser: Sendable {
+    public var user: User
+    public var issueSessionToken: Bool
+
+    public init(user: User, issueSessionToken: Bool) {
+        self.user = user
+        self.issueSessionToken = issueSessionToken
+    }
+}
+
+/// A user as one caller may see them: the whole resource for the admin and the user themself,
+/// the public fields for everyone else (API.md §2.2).
+public struct UserView: Sendable {
+    public let user: User
+    public let isFull: Bool
+}
+
+/// The rules of API.md §2.2–2.4 for users and their session tokens. Each method takes the acting
+/// caller first and checks what they may do before touching anything.
+public struct UserService: Sendable {
+    private let store: Store
+    private let clock: Clock
+    private let limits: Limits
+    private let pageTokens: PageTokenCodec
+
+    public init(store: Store, clock: Clock, limits: Limits, pageTokens: PageTokenCodec) {
+        self.store = store
+        self.clock = clock
+        self.limits = limits
+        self.pageTokens = pageTokens
+    }
+
+    public func create(_ actor: Actor, _ request: NewUser) async throws -> (User, IssuedSessionToken?) {
+        try actor.requireAdmin()
+        var newUser = request.user
+        newUser.createdAt = clock.nowMillis
+        let user = newUser
+        let now = user.createdAt
+        let expiresAt = now + limits.sessionTokenLifetimeMillis
+        return try await store.transaction { repositories in
+            try repositories.users.insert(user)
+            let token = request.issueSessionToken
+                ? try Authenticator.issue(for: user.userID, expiresAt: expiresAt, now: now, in: repositories)
+                : nil
+            return (user, token)
+        }
+    }
+
+    /// A page of users in user_id order. Anyone signed in may list; only the admin sees private fields.
+    public func list(_ actor: Actor, filter: UserFilter, limit: Int, pageToken: String?) async throws -> Page<UserView> {
+        let scope = "users|\(filter.userIDs?.joined(separator: ",") ?? "")|\(filter.nicknameStartsWith ?? "")|\(filter.activeMode)"
+        let after = try pageToken.map { try pageTokens.decode($0, scope: scope) }
+        guard after == nil || after?.count == 1 else { throw ParleyError.invalidPageToken }
+        let users = try await store.read { try $0.users.list(filter, after: after?.first, limit: limit + 1) }
+        let items = users.prefix(limit).map { UserView(user: $0, isFull: actor.mayActAs($0.userID)) }
+        let next = users.count > limit ? pageTokens.encode(scope: scope, position: [items.last!.user.userID]) : ""
+        return Page(items: Array(items), next: next)
+    }
+
+    public func get(_ actor: Actor, _ userID: String) async throws -> UserView {
+        let user = try await store.read { try $0.users.find(userID) }
+        guard let user else { throw Self.notFound(userID) }
+        return UserView(user: user, isFull: actor.mayActAs(userID))
+    }
+
+    /// Admin, or the user themself for anything but `is_active`.
+    public func update(_ actor: Actor, _ userID: String, _ update: UserUpdate) async throws -> User {
+        try actor.requireActingAs(userID)
+        if update.isActive != nil { try actor.requireAdmin() }
+        return try await store.transaction { repositories in
+            guard try repositories.users.findForUpdate(userID) != nil else { throw Self.notFound(userID) }
+            try repositories.users.update(userID, update)
+            return try repositories.users.find(userID)!
+        }
+    }
+
+    public func delete(_ actor: Actor, _ userID: String) async throws {
+        try actor.requireAdmin()
+        guard try await store.transaction({ try $0.users.delete(userID) }) else { throw Self.notFound(userID) }
+    }
+
+    /// Issues a session token (admin only); `expiresAt` must lie in the future.
+    public func issueSessionToken(_ actor: Actor, _ userID: String, expiresAt: Int64?) async throws -> IssuedSessionToken {
+        try actor.requireAdmin()
+        let now = clock.nowMillis
+        let expiresAt = expiresAt ?? now + limits.sessionTokenLifetimeMillis
+        guard expiresAt > now else { throw ParleyError.invalidValue("expires_at", "must be in the future") }
+        return try await store.transaction { repositories in
+            guard try repositories.users.findForUpdate(userID) != nil else { throw Self.notFound(userID) }
+            return try Authenticator.issue(for: userID, expiresAt: expiresAt, now: now, in: repositories)
+        }
+    }
+
+    /// Revokes every session token of the user (the admin, or the user signing out everywhere).
+    public func revokeSessionTokens(_ actor: Actor, _ userID: String) async throws {
+        try actor.requireActingAs(userID)
+        try await store.transaction { repositories in
+            guard try repositories.users.findForUpdate(userID) != nil else { throw Self.notFound(userID) }
+            try repositories.sessionTokens.deleteAll(userID: userID)
+        }
+    }
+
+    public func invitationPreference(_ actor: Actor, _ userID: String) async throws -> Bool {
+        try actor.requireActingAs(userID)
+        return try await store.read { repositories in
+            guard try repositories.users.find(userID) != nil else { throw Self.notFound(userID) }
+            return try repositories.invitationPreferences.autoAccept(userID)
+        }
+    }
+
+    public func setInvitationPreference(_ actor: Actor, _ userID: String, autoAccept: Bool) async throws -> Bool {
+        try actor.requireActingAs(userID)
+        return try await store.transaction { repositories in
+            guard try repositories.users.findForUpdate(userID) != nil else { throw Self.notFound(userID) }
+            try repositories.invitationPreferences.setAutoAccept(userID, autoAccept)
+            return autoAccept
+        }
+    }
+
+    static func notFound(_ userID: String) -> ParleyError {
+        ParleyError.notFound("User \"\(userID)\" not found.")
+    }
+}

@@ -1,0 +1,155 @@
+import DequeModule
+import Logging
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// A bounded pool of libpq connections with its own threads, one per connection.
+///
+/// Every database job runs on the pool's `NIOThreadPool`, never on an event loop, with one
+/// connection lent to it exclusively. Requests beyond the pool size wait for a connection in
+/// arrival order. As a lifecycle `Service`, the pool closes its connections on graceful shutdown.
+public final class ConnectionPool: Service, Sendable {
+    public struct Configuration: Sendable {
+        public var conninfo: String
+        public var size: Int
+
+        public init(conninfo: String, size: Int) {
+            self.conninfo = conninfo
+            self.size = max(1, size)
+        }
+    }
+
+    private struct State {
+        var idle: [PostgresConnection] = []
+        var opened = 0
+        /// Each waiter is resumed with a connection, or with nil meaning "open a new one".
+        var waiters: Deque<CheckedContinuation<PostgresConnection?, any Error>> = []
+        var isClosed = false
+    }
+
+    private let configuration: Configuration
+    private let logger: Logger
+    private let threads: NIOThreadPool
+    private let state = Mutex(State())
+
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.threads = NIOThreadPool(numberOfThreads: configuration.size)
+        threads.start()
+    }
+
+    /// Waits for graceful shutdown, then closes the pool.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        await close()
+    }
+
+    /// Closes idle connections, fails waiters and stops the threads.
+    public func close() async {
+        let (waiters, idle) = state.withLock { state in
+            state.isClosed = true
+            defer { state.waiters.removeAll(); state.idle.removeAll() }
+            return (state.waiters, state.idle)
+        }
+        for waiter in waiters { waiter.resume(throwing: Self.closedError) }
+        _ = idle  // released here: each connection's deinit finishes it
+        try? await threads.shutdownGracefully()
+    }
+
+    /// Runs `body` with a connection of its own on a database thread.
+    ///
+    /// When the connection turns out to be dead on the job's first statement (the server restarted
+    /// since it was last used), it is re-established and `body` runs once more: nothing had reached
+    /// the server, so the retry cannot apply anything twice.
+    public func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        let connection = try await lease()
+        do {
+            let value = try await threads.runIfActive {
+                connection.statementsSinceLease = 0
+                do {
+                    return try body(connection)
+                } catch let error as PostgresError where error.kind == .connection && connection.statementsSinceLease <= 1 {
+                    try connection.reconnect()
+                    connection.statementsSinceLease = 0
+                    return try body(connection)
+                }
+            }
+            giveBack(connection)
+            return value
+        } catch {
+            giveBack(connection)
+            throw error
+        }
+    }
+
+    /// Runs `body` in a transaction on a connection of its own (see `withConnection`).
+    public func withTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        try await withConnection { connection in
+            try connection.transaction(body)
+        }
+    }
+
+    private func lease() async throws -> PostgresConnection {
+        let leased: PostgresConnection? = try await withCheckedThrowingContinuation { continuation in
+            enum Next { case use(PostgresConnection), open, wait, closed }
+            let next: Next = state.withLock { state in
+                if state.isClosed { return .closed }
+                if let connection = state.idle.popLast() { return .use(connection) }
+                if state.opened < configuration.size {
+                    state.opened += 1
+                    return .open
+                }
+                state.waiters.append(continuation)
+                return .wait
+            }
+            switch next {
+            case .use(let connection): continuation.resume(returning: connection)
+            case .open: continuation.resume(returning: nil)
+            case .wait: break
+            case .closed: continuation.resume(throwing: Self.closedError)
+            }
+        }
+        if let leased { return leased }
+        do {
+            let conninfo = configuration.conninfo
+            let logger = logger
+            return try await threads.runIfActive { try PostgresConnection(conninfo: conninfo, logger: logger) }
+        } catch {
+            slotFreed()
+            logger.error("cannot connect to PostgreSQL", metadata: ["error": "\(error)"])
+            throw error
+        }
+    }
+
+    private func giveBack(_ connection: PostgresConnection) {
+        // A connection left broken or inside a transaction is not lent again.
+        guard connection.isHealthy, !connection.isInTransaction else {
+            slotFreed()
+            return
+        }
+        let waiter: CheckedContinuation<PostgresConnection?, any Error>? = state.withLock { state in
+            if let waiter = state.waiters.popFirst() { return waiter }
+            if !state.isClosed { state.idle.append(connection) }
+            return nil
+        }
+        waiter?.resume(returning: connection)
+    }
+
+    /// A connection was dropped: let the next waiter open a new one in its place.
+    private func slotFreed() {
+        let waiter: CheckedContinuation<PostgresConnection?, any Error>? = state.withLock { state in
+            if let waiter = state.waiters.popFirst() { return waiter }
+            state.opened -= 1
+            return nil
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    private static let closedError = PostgresError(kind: .usage, message: "the connection pool is closed")
+}

@@ -1,0 +1,149 @@
+import CLibPQ
+import Foundation
+import Logging
+
+/// One libpq connection. Owns the `PGconn` and always finishes it.
+///
+/// libpq allows one thread at a time per connection; the pool guarantees that by lending a
+/// connection to exactly one job, which is why the class may cross threads (`@unchecked Sendable`).
+/// Every call here blocks: run them on the pool's threads, never on an event loop.
+public final class PostgresConnection: @unchecked Sendable {
+    private var handle: OpaquePointer
+    private let conninfo: String
+    private let noticeSink: Unmanaged<NoticeSink>
+    /// Statement text → prepared statement name, for this server session.
+    private var preparedStatements: [String: String] = [:]
+    /// Statements run since the pool lent the connection; lets the pool retry a lent connection
+    /// whose very first statement found the server gone.
+    var statementsSinceLease = 0
+
+    /// Connects with a libpq connection string or URI (`host=… dbname=…` or `postgresql://…`).
+    public init(conninfo: String, logger: Logger) throws {
+        self.conninfo = conninfo
+        self.noticeSink = Unmanaged.passRetained(NoticeSink(logger: logger))
+        guard let handle = PQconnectdb(conninfo) else {
+            noticeSink.release()
+            throw PostgresError(kind: .connection, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.errorMessage(handle)
+            PQfinish(handle)
+            noticeSink.release()
+            throw PostgresError(kind: .connection, message: message)
+        }
+        self.handle = handle
+        installNoticeProcessor()
+    }
+
+    deinit {
+        PQfinish(handle)
+        noticeSink.release()
+    }
+
+    /// Whether libpq still considers the connection usable.
+    public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether a transaction is open (or failed and awaiting ROLLBACK).
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// Re-establishes a lost connection; prepared statements are gone with the old session.
+    public func reconnect() throws {
+        PQreset(handle)
+        preparedStatements.removeAll()
+        guard isHealthy else {
+            throw PostgresError(kind: .connection, message: Self.errorMessage(handle))
+        }
+        installNoticeProcessor()
+    }
+
+    /// Runs one parameterised statement as a prepared statement (prepared once per connection).
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [any PostgresBindable] = []) throws -> PostgresResult {
+        statementsSinceLease += 1
+        let name = try preparedName(for: sql, parameterCount: parameters.count)
+        let texts = parameters.map { $0.postgresText }
+        return try withCStrings(texts) { values in
+            try check(PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0))
+        }
+    }
+
+    /// Runs SQL text that has no parameters, possibly several statements (migrations, BEGIN).
+    @discardableResult
+    public func execute(_ sql: String) throws -> PostgresResult {
+        statementsSinceLease += 1
+        return try check(PQexec(handle, sql))
+    }
+
+    /// Runs `body` inside BEGIN … COMMIT; any thrown error rolls the transaction back.
+    public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body(self)
+            try execute("COMMIT")
+            return value
+        } catch {
+            if isHealthy && isInTransaction { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func preparedName(for sql: String, parameterCount: Int) throws -> String {
+        if let name = preparedStatements[sql] { return name }
+        let name = "p\(preparedStatements.count)"
+        try check(PQprepare(handle, name, sql, Int32(parameterCount), nil))
+        preparedStatements[sql] = name
+        return name
+    }
+
+    /// Turns a `PGresult` into a `PostgresResult`, or an error with SQLSTATE.
+    private func check(_ result: OpaquePointer?) throws -> PostgresResult {
+        guard let result else {
+            throw PostgresError(kind: isHealthy ? .server : .connection, message: Self.errorMessage(handle))
+        }
+        let status = PQresultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
+            return PostgresResult(handle: result)
+        }
+        // PG_DIAG_* are character constants ('C', 'M', 'n') that Swift does not import.
+        let sqlState = field(result, "C")
+        let message = field(result, "M") ?? Self.errorMessage(handle)
+        let constraint = field(result, "n")
+        PQclear(result)
+        let lost = !isHealthy || sqlState?.hasPrefix("08") == true || sqlState == "57P01"
+        throw PostgresError(kind: lost ? .connection : .server, message: message, sqlState: sqlState, constraint: constraint)
+    }
+
+    private func field(_ result: OpaquePointer, _ code: Character) -> String? {
+        guard let value = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
+        return String(cString: value)
+    }
+
+    private static func errorMessage(_ handle: OpaquePointer) -> String {
+        guard let message = PQerrorMessage(handle) else { return "unknown libpq error" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func installNoticeProcessor() {
+        PQsetNoticeProcessor(handle, { context, message in
+            guard let context, let message else { return }
+            let sink = Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue()
+            sink.logger.debug("postgres notice", metadata: ["notice": "\(String(cString: message).trimmingCharacters(in: .newlines))"])
+        }, noticeSink.toOpaque())
+    }
+}
+
+/// Routes server NOTICE lines into the logger instead of stderr.
+private final class NoticeSink {
+    let logger: Logger
+    init(logger: Logger) { self.logger = logger }
+}
+
+/// Calls `body` with C strings for `texts` (NULL for nil), freeing them afterwards.
+private func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> T) rethrows -> T {
+    let pointers: [UnsafeMutablePointer<CChar>?] = texts.map { text in text.map { strdup($0) } }
+    defer { pointers.forEach { free($0) } }
+    return try body(pointers.map { $0.map { UnsafePointer($0) } })
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A Swift type that can be read from a column in PostgreSQL's text format.
+public protocol PostgresDecodable {
+    init(postgresText text: UnsafePointer<CChar>, length: Int) throws
+}
+
+private func decodingError(_ type: Any.Type, _ text: UnsafePointer<CChar>) -> PostgresError {
+    PostgresError(kind: .decoding, message: "cannot read \(type) from \"\(String(cString: text).prefix(40))\"")
+}
+
+extension String: PostgresDecodable {
+    public init(postgresText text: UnsafePointer<CChar>, length: Int) throws {
+        self = String(cString: text)
+    }
+}
+
+extension Int64: PostgresDecodable {
+    public init(postgresText text: UnsafePointer<CChar>, length: Int) throws {
+        var end: UnsafeMutablePointer<CChar>?
+        let value = strtoll(text, &end, 10)
+        guard length > 0, let end, end == UnsafeMutablePointer(mutating: text) + length else {
+            throw decodingError(Int64.self, text)
+        }
+        self = value
+    }
+}
+
+extension Int: PostgresDecodable {
+    public init(postgresText text: UnsafePointer<CChar>, length: Int) throws {
+        self = Int(try Int64(postgresText: text, length: length))
+    }
+}
+
+extension Double: PostgresDecodable {
+    public init(postgresText text: UnsafePointer<CChar>, length: Int) throws {
+        guard let value = Double(String(cString: text)) else { throw decodingError(Double.self, text) }
+        self = value
+    }
+}
+
+extension Bool: PostgresDecodable {
+    public init(postgresText text: UnsafePointer<CChar>, length: Int) throws {
+        switch text.pointee {
+        case CChar(UInt8(ascii: "t")): self = true
+        case CChar(UInt8(ascii: "f")): self = false
+        default: throw decodingError(Bool.self, text)
+        }
+    }
+}
+
+extension Data: PostgresDecodable {
+    /// bytea arrives in hex form (`\x…`).
+    public init(postgresText text: UnsafePointer<CChar>, length: Int) throws {
+        guard length >= 2, length % 2 == 0, text[0] == CChar(UInt8(ascii: "\\")), text[1] == CChar(UInt8(ascii: "x")) else {
+            throw decodingError(Data.self, text)
+        }
+        var bytes = Data(capacity: (length - 2) / 2)
+        var index = 2
+        while index < length {
+            guard let high = hexValue(text[index]), let low = hexValue(text[index + 1]) else {
+                throw decodingError(Data.self, text)
+            }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        self = bytes
+    }
+}
+
+private func hexValue(_ char: CChar) -> UInt8? {
+    switch UInt8(bitPattern: char) {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(bitPattern: char) - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(bitPattern: char) - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(bitPattern: char) - UInt8(ascii: "A") + 10
+    default: nil
+    }
+}

@@ -1,0 +1,86 @@
+import CLibPQ
+
+/// The rows of one statement's result. Owns the `PGresult` and clears it when released.
+///
+/// A result lives on the database thread that ran the statement: read it there and map the rows to
+/// Sendable values before leaving the pool's closure.
+public final class PostgresResult {
+    let handle: OpaquePointer
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        PQclear(handle)
+    }
+
+    public var count: Int { Int(PQntuples(handle)) }
+    public var isEmpty: Bool { count == 0 }
+
+    /// The number of rows an INSERT, UPDATE or DELETE touched.
+    public var affectedRows: Int {
+        guard let text = PQcmdTuples(handle), text.pointee != 0 else { return 0 }
+        return Int(String(cString: text)) ?? 0
+    }
+
+    public subscript(index: Int) -> PostgresRow {
+        PostgresRow(result: self, index: Int32(index))
+    }
+
+    public var first: PostgresRow? { isEmpty ? nil : self[0] }
+
+    /// Every row, mapped by `transform`.
+    public func map<T>(_ transform: (PostgresRow) throws -> T) rethrows -> [T] {
+        var values: [T] = []
+        values.reserveCapacity(count)
+        for index in 0..<count {
+            values.append(try transform(self[index]))
+        }
+        return values
+    }
+
+    func columnIndex(_ name: String) throws -> Int32 {
+        let index = PQfnumber(handle, name)
+        guard index >= 0 else {
+            throw PostgresError(kind: .decoding, message: "the result has no column \"\(name)\"")
+        }
+        return index
+    }
+}
+
+/// One row of a `PostgresResult`, read by column name or position.
+public struct PostgresRow {
+    let result: PostgresResult
+    let index: Int32
+
+    /// The column's value; throws when it is NULL or does not parse as `T`.
+    public func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
+        guard let value = try decodeIfPresent(column, as: type) else {
+            throw PostgresError(kind: .decoding, message: "column \"\(column)\" is NULL")
+        }
+        return value
+    }
+
+    /// The column's value, or `nil` when it is NULL.
+    public func decodeIfPresent<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T? {
+        try decodeIfPresent(at: Int(try result.columnIndex(column)), as: type)
+    }
+
+    public func decode<T: PostgresDecodable>(at column: Int, as type: T.Type = T.self) throws -> T {
+        guard let value = try decodeIfPresent(at: column, as: type) else {
+            throw PostgresError(kind: .decoding, message: "column \(column) is NULL")
+        }
+        return value
+    }
+
+    public func decodeIfPresent<T: PostgresDecodable>(at column: Int, as type: T.Type = T.self) throws -> T? {
+        let column = Int32(column)
+        guard column < PQnfields(result.handle) else {
+            throw PostgresError(kind: .decoding, message: "the result has no column \(column)")
+        }
+        if PQgetisnull(result.handle, index, column) == 1 { return nil }
+        guard let text = PQgetvalue(result.handle, index, column) else { return nil }
+        return try T(postgresText: text, length: Int(PQgetlength(result.handle, index, column)))
+    }
+}

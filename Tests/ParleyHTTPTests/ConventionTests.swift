@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// API.md §1: health, routing errors, body and type errors, request ids.
+@Suite struct ConventionTests {
+    @Test func healthAndReadinessNeedNoToken() async throws {
+        try await TestServer.withAPI { api in
+            let health = try await api.get("/health", as: .none)
+            #expect(health.status == 200)
+            #expect(health["status"] as? String == "ok")
+            let ready = try await api.get("/ready", as: .none)
+            #expect(ready.status == 200)
+        }
+    }
+
+    @Test func readinessFailsWhenAMigrationIsNotApplied() async throws {
+        let extra = FileManager.default.temporaryDirectory.appendingPathComponent(uniqueID("migrations"))
+        try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: TestServer.packageRoot.appendingPathComponent("migrations").path) {
+            try FileManager.default.copyItem(
+                at: TestServer.packageRoot.appendingPathComponent("migrations/\(name)"), to: extra.appendingPathComponent(name))
+        }
+        try "SELECT 1;".write(to: extra.appendingPathComponent("9999_not_applied.sql"), atomically: true, encoding: .utf8)
+        try await TestServer.withAPI({ $0.migrationsDirectory = extra.path }) { api in
+            let ready = try await api.get("/ready", as: .none)
+            #expect(ready.status == 503)
+            #expect(ready.code == 500902)
+        }
+    }
+
+    @Test func unknownRouteIs404AndWrongMethodIs405() async throws {
+        try await TestServer.withAPI { api in
+            let unknown = try await api.get("/v3/nothing_here")
+            #expect(unknown.status == 404)
+            #expect(unknown.code == 400930)
+            #expect(unknown["error"] as? Bool == true)
+            let wrongMethod = try await api.send(.patch, "/v3/users")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.code == 400930)
+            let wrongMethodWithCapture = try await api.send(.post, "/v3/users/someone")
+            #expect(wrongMethodWithCapture.status == 405)
+        }
+    }
+
+    @Test func malformedJSONIs400403() async throws {
+        try await TestServer.withAPI { api in
+            let response = try await api.raw(.post, "/v3/users", body: #"{"user_id": "x", "#)
+            #expect(response.status == 400)
+            #expect(response.code == 400403)
+            let notObject = try await api.raw(.post, "/v3/users", body: #"["a"]"#)
+            #expect(notObject.status == 400)
+            #expect(notObject.code == 400103)
+        }
+    }
+
+    @Test func nonJSONContentTypeIs415() async throws {
+        try await TestServer.withAPI { api in
+            let response = try await api.raw(.post, "/v3/users", body: "user_id=x", contentType: "application/x-www-form-urlencoded")
+            #expect(response.status == 415)
+            #expect(response.code == 400111)
+        }
+    }
+
+    @Test func bodyOverTheLimitIs413AndCreatesNothing() async throws {
+        let userID = uniqueID("big")
+        try await TestServer.withAPI({ $0.limits.jsonBodyBytes = 4096 }) { api in
+            let padding = String(repeating: "x", count: 5000)
+            let response = try await api.post("/v3/users", ["user_id": userID, "nickname": "n", "padding": padding])
+            #expect(response.status == 413)
+            #expect(response.code == 400110)
+            #expect(try await api.get("/v3/users/\(userID)").status == 404)
+        }
+    }
+
+    @Test func requestIDIsEchoedAndGeneratedOtherwise() async throws {
+        try await TestServer.withAPI { api in
+            let given = try await api.raw(.get, "/health", headers: [.init("X-Request-Id")!: "trace-123"], as: .none)
+            #expect(given.headers[.init("X-Request-Id")!] == "trace-123")
+            let generated = try await api.get("/health", as: .none)
+            #expect(generated.headers[.init("X-Request-Id")!]?.isEmpty == false)
+        }
+    }
+
+    @Test func openAPIDescribesExactlyTheServedRoutes() async throws {
+        let routes = await TestServer.routes().joined(separator: "\n")
+        let routesFile = FileManager.default.temporaryDirectory.appendingPathComponent(uniqueID("routes") + ".txt")
+        try routes.write(to: routesFile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", TestServer.packageRoot.appendingPathComponent("scripts/check-openapi.py").path,
+            TestServer.packageRoot.appendingPathComponent("openapi.yaml").path, routesFile.path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ParleyContainer
+import ParleyCore
+import ParleyHTTP
+import Postgres
+
+/// Starts the real application, on a real port, against the test run's PostgreSQL database
+/// (`PARLEY_TEST_DATABASE_URL`, created fresh by `scripts/test`).
+enum TestServer {
+    static let apiToken = "test-api-token-0123456789abcdef"
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var databaseURL: String {
+        guard let url = ProcessInfo.processInfo.environment["PARLEY_TEST_DATABASE_URL"] else {
+            fatalError("PARLEY_TEST_DATABASE_URL is not set: run the tests with ./scripts/test")
+        }
+        return url
+    }
+
+    static func config(_ adjust: (inout Config) -> Void = { _ in }) -> Config {
+        var config = Config(databaseURL: databaseURL, apiToken: apiToken)
+        config.port = 0
+        config.migrationsDirectory = packageRoot.appendingPathComponent("migrations").path
+        config.databasePoolSize = 4
+        adjust(&config)
+        return config
+    }
+
+    static var logger: Logger {
+        var logger = Logger(label: "parley-test")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Runs `body` with a client of a freshly started server; the schema is migrated first.
+    static func withAPI(
+        _ adjust: (inout Config) -> Void = { _ in },
+        _ body: @escaping @Sendable (API) async throws -> Void
+    ) async throws {
+        try await Migrations.shared.ensureApplied()
+        let container = Container.live(config: config(adjust), logger: logger)
+        let app = buildApplication(container: container)
+        try await app.test(.live) { client in
+            try await body(API(client: client))
+        }
+    }
+}
+
+/// Applies the migrations to the test database once per test process.
+actor Migrations {
+    static let shared = Migrations()
+    private var applied = false
+
+    func ensureApplied() async throws {
+        guard !applied else { return }
+        let pool = ConnectionPool(configuration: .init(conninfo: TestServer.databaseURL, size: 1), logger: TestServer.logger)
+        let migrator = Migrator(directory: TestServer.packageRoot.appendingPathComponent("migrations"), logger: TestServer.logger)
+        try await pool.withConnection { try migrator.migrate(on: $0) }
+        await pool.close()
+        applied = true
+    }
+}
+
+/// A unique id for this test run, so that tests sharing the database never collide.
+func uniqueID(_ prefix: String) -> String {
+    "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
+}
+
+extension TestServer {
+    /// Every "METHOD /path" the application serves.
+    static func routes() async -> [String] {
+        let container = Container.live(config: config(), logger: logger)
+        let routes = routeTable(container: container).routes
+        await container.shutdown()
+        return routes
+    }
+}

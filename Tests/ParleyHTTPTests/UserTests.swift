@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// API.md §2.2: creating, reading, updating and deleting users, with every validation error.
+@Suite struct UserTests {
+    @Test func createReturnsTheUserAndRejectsDuplicates() async throws {
+        let userID = uniqueID("u:ser+1@x.y")
+        try await TestServer.withAPI { api in
+            let created = try await api.post("/v3/users", [
+                "user_id": userID, "nickname": "Ann", "profile_url": "https://img/a.png", "metadata": ["k": "v"],
+            ])
+            #expect(created.status == 201)
+            #expect(created["user_id"] as? String == userID)
+            #expect(created["nickname"] as? String == "Ann")
+            #expect(created["profile_url"] as? String == "https://img/a.png")
+            #expect(created["is_active"] as? Bool == true)
+            #expect(created["is_online"] as? Bool == false)
+            #expect(created["last_seen_at"] as? Int == 0)
+            #expect((created["created_at"] as? Int ?? 0) > 1_600_000_000_000)
+            #expect((created["metadata"] as? [String: String]) == ["k": "v"])
+            #expect(created["session_token"] == nil)
+
+            let fetched = try await api.get("/v3/users/\(userID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)")
+            #expect(fetched.status == 200)
+            #expect(fetched["created_at"] as? Int == created["created_at"] as? Int)
+
+            let duplicate = try await api.post("/v3/users", ["user_id": userID, "nickname": "Other"])
+            #expect(duplicate.status == 409)
+            #expect(duplicate.code == 400202)
+            #expect(try await api.get("/v3/users/\(userID)")["nickname"] as? String == "Ann")
+        }
+    }
+
+    @Test(arguments: [
+        (["nickname": "n"], 400105),
+        (["user_id": "a"], 400105),
+        (["user_id": 5, "nickname": "n"], 400100),
+        (["user_id": "a b", "nickname": "n"], 400111),
+        (["user_id": "", "nickname": "n"], 400111),
+        (["user_id": String(repeating: "a", count: 81), "nickname": "n"], 400110),
+        (["user_id": "ok", "nickname": String(repeating: "n", count: 81)], 400110),
+        (["user_id": "ok", "nickname": "n", "metadata": "x"], 400103),
+        (["user_id": "ok", "nickname": "n", "metadata": ["a": 1]], 400100),
+        (["user_id": "ok", "nickname": "n", "issue_session_token": "yes"], 400104),
+        (["user_id": "ok", "nickname": "n", "metadata": ["k": String(repeating: "v", count: 191)]], 400110),
+    ] as [([String: any Sendable], Int)])
+    func invalidCreateIsRejectedWithItsCode(body: [String: any Sendable], code: Int) async throws {
+        try await TestServer.withAPI { api in
+            var body = body
+            if body["user_id"] as? String == "ok" { body["user_id"] = uniqueID("ok") }
+            let response = try await api.post("/v3/users", body)
+            #expect(response.status == 400)
+            #expect(response.code == code, "\(response.text)")
+            if let userID = body["user_id"] as? String, !userID.isEmpty {
+                #expect(try await api.get("/v3/users/\(userID)").status != 200)
+            }
+        }
+    }
+
+    @Test func tooManyMetadataKeysOnCreateIs409400203() async throws {
+        try await TestServer.withAPI { api in
+            let metadata = Dictionary(uniqueKeysWithValues: (0...100).map { ("k\($0)", "v") })
+            let response = try await api.post("/v3/users", ["user_id": uniqueID("many"), "nickname": "n", "metadata": metadata])
+            #expect(response.status == 409)
+            #expect(response.code == 400203)
+        }
+    }
+
+    @Test func twentyConcurrentCreatesOfOneIDYieldExactlyOne201() async throws {
+        let userID = uniqueID("race")
+        try await TestServer.withAPI { api in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await api.post("/v3/users", ["user_id": userID, "nickname": "n\(index)"]).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 1)
+            #expect(statuses.filter { $0 == 409 }.count == 19)
+        }
+    }
+
+    @Test func userUpdatesOwnProfileAndAdminUpdatesAnyone() async throws {
+        let userID = uniqueID("upd")
+        try await TestServer.withAPI { api in
+            let token = try await api.createUser(userID)
+            let own = try await api.put("/v3/users/\(userID)", ["nickname": "New", "profile_url": "p"], as: .session(token))
+            #expect(own.status == 200)
+            #expect(own["nickname"] as? String == "New")
+            #expect(own["profile_url"] as? String == "p")
+            let admin = try await api.put("/v3/users/\(userID)", ["is_active": false, "leave_all_when_deactivated": true])
+            #expect(admin["is_active"] as? Bool == false)
+            #expect(admin["nickname"] as? String == "New")
+            let wrongType = try await api.put("/v3/users/\(userID)", ["is_active": "no"])
+            #expect(wrongType.code == 400104)
+            let missing = try await api.put("/v3/users/\(uniqueID("nobody"))", ["nickname": "x"])
+            #expect(missing.status == 404)
+            #expect(missing.code == 400201)
+        }
+    }
+
+    @Test func deleteRemovesTheUserTokensAndMetadata() async throws {
+        let userID = uniqueID("del")
+        try await TestServer.withAPI { api in
+            let token = try await api.createUser(userID, metadata: ["a": "b"])
+            #expect(try await api.delete("/v3/users/\(userID)").status == 200)
+            #expect(try await api.get("/v3/users/\(userID)").code == 400201)
+            #expect(try await api.get("/v3/users", as: .session(token)).code == 400302)
+            #expect(try await api.delete("/v3/users/\(userID)").status == 404)
+            // The id is free again, with nothing left over from before.
+            try await api.createUser(userID)
+            #expect((try await api.get("/v3/users/\(userID)")["metadata"] as? [String: String]) == [:])
+        }
+    }
+
+    @Test func unknownUserIs404() async throws {
+        try await TestServer.withAPI { api in
+            let response = try await api.get("/v3/users/\(uniqueID("ghost"))")
+            #expect(response.status == 404)
+            #expect(response.code == 400201)
+        }
+    }
+
+    @Test func invitationPreferenceDefaultsToAutoAccept() async throws {
+        let userID = uniqueID("pref")
+        try await TestServer.withAPI { api in
+            let token = try await api.createUser(userID)
+            let path = "/v3/users/\(userID)/channel_invitation_preference"
+            #expect(try await api.get(path, as: .session(token))["auto_accept"] as? Bool == true)
+            #expect(try await api.put(path, ["auto_accept": false], as: .session(token))["auto_accept"] as? Bool == false)
+            #expect(try await api.get(path)["auto_accept"] as? Bool == false)
+            #expect(try await api.put(path, [:]).code == 400105)
+            #expect(try await api.put(path, ["auto_accept": 1]).code == 400104)
+            #expect(try await api.get("/v3/users/\(uniqueID("ghost"))/channel_invitation_preference").code == 400201)
+        }
+    }
+
+    @Test func sessionTokenRequestsAreValidated() async throws {
+        let userID = uniqueID("tok")
+        try await TestServer.withAPI { api in
+            try await api.createUser(userID)
+            let past = try await api.post("/v3/users/\(userID)/token", ["expires_at": 1000])
+            #expect(past.code == 400111)
+            let text = try await api.post("/v3/users/\(userID)/token", ["expires_at": "tomorrow"])
+            #expect(text.code == 400101)
+            let ghost = try await api.post("/v3/users/\(uniqueID("ghost"))/token")
+            #expect(ghost.code == 400201)
+            let issued = try await api.post("/v3/users/\(userID)/token")
+            #expect(issued["user_id"] as? String == userID)
+            let expiresAt = try #require(issued["expires_at"] as? Int)
+            let week = 7 * 24 * 3600 * 1000
+            #expect(abs(expiresAt - Int(Date().timeIntervalSince1970 * 1000) - week) < 60_000)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Postgres
+import Synchronization
+import Testing
+
+@Suite struct ConnectionTests {
+    @Test func parametersTravelApartFromTheSQL() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE notes (id bigint PRIMARY KEY, body text, tags text[], flag boolean, raw bytea)")
+        let hostile = "x'); DROP TABLE notes; --"
+        let tags = ["a,b", "quote\"d", "back\\slash", ""]
+        let raw = Data([0, 1, 254, 255])
+        try connection.query("INSERT INTO notes VALUES ($1, $2, $3, $4, $5)", [Int64(1) << 40, hostile, tags, true, raw])
+        let row = try #require(try connection.query("SELECT * FROM notes").first)
+        #expect(try row.decode("id", as: Int64.self) == Int64(1) << 40)
+        #expect(try row.decode("body", as: String.self) == hostile)
+        #expect(try row.decode("flag", as: Bool.self))
+        #expect(try row.decode("raw", as: Data.self) == raw)
+        let unnested = try connection.query("SELECT unnest(tags) AS tag FROM notes")
+        #expect(try unnested.map { try $0.decode("tag", as: String.self) } == tags)
+        let nothing: String? = nil
+        #expect(try connection.query("SELECT $1::text AS v", [nothing])[0].decodeIfPresent("v", as: String.self) == nil)
+    }
+
+    @Test func serverErrorsCarrySQLSTATEAndConstraint() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE things (id int CONSTRAINT things_pk PRIMARY KEY)")
+        try connection.query("INSERT INTO things VALUES ($1)", [1])
+        do {
+            try connection.query("INSERT INTO things VALUES ($1)", [1])
+            Issue.record("a duplicate key was accepted")
+        } catch let error as PostgresError {
+            #expect(error.kind == .server)
+            #expect(error.sqlState == "23505")
+            #expect(error.isUniqueViolation)
+            #expect(error.constraint == "things_pk")
+        }
+        #expect(throws: PostgresError.self) { try connection.query("SELECT * FROM nowhere") }
+        // The connection stays usable after an error.
+        #expect(try connection.query("SELECT count(*) AS n FROM things")[0].decode("n", as: Int.self) == 1)
+    }
+
+    @Test func transactionRollsBackOnError() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (id int PRIMARY KEY)")
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try connection.transaction { connection in
+                try connection.query("INSERT INTO t VALUES ($1)", [1])
+                throw Abort()
+            }
+        }
+        #expect(!connection.isInTransaction)
+        #expect(try connection.query("SELECT count(*) AS n FROM t")[0].decode("n", as: Int.self) == 0)
+    }
+
+    @Test func badConnectionStringFailsWithConnectionKind() throws {
+        do {
+            _ = try PostgresConnection(conninfo: "host=/nonexistent-dir port=1 dbname=x connect_timeout=2", logger: TestDatabase.logger)
+            Issue.record("connected to nothing")
+        } catch let error as PostgresError {
+            #expect(error.kind == .connection)
+        }
+    }
+}
+
+@Suite struct ConnectionPoolTests {
+    @Test func poolNeverOpensMoreThanItsSize() async throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 3), logger: TestDatabase.logger)
+        let pids = Mutex(Set<Int>())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<30 {
+                group.addTask {
+                    let pid = try await pool.withConnection { connection in
+                        try connection.query("SELECT pg_sleep(0.01)")
+                        return try connection.query("SELECT pg_backend_pid() AS pid")[0].decode("pid", as: Int.self)
+                    }
+                    pids.withLock { _ = $0.insert(pid) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(pids.withLock { $0.count } <= 3)
+        await pool.close()
+    }
+
+    @Test func poolReconnectsAfterTheServerDropsItsConnections() async throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 1), logger: TestDatabase.logger)
+        let before = try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid")[0].decode("pid", as: Int.self) }
+        // What a server restart does to an idle connection: the backend goes away under it.
+        let admin = try PostgresConnection(conninfo: TestDatabase.adminConninfo, logger: TestDatabase.logger)
+        try admin.query("SELECT pg_terminate_backend($1)", [before])
+        try await Task.sleep(for: .milliseconds(100))
+        let after = try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid")[0].decode("pid", as: Int.self) }
+        #expect(after != before)
+        await pool.close()
+    }
+
+    @Test func transactionsCommitOrRollBackAsAWhole() async throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 2), logger: TestDatabase.logger)
+        try await pool.withConnection { try $0.execute("CREATE TABLE t (id int PRIMARY KEY)") }
+        await #expect(throws: PostgresError.self) {
+            try await pool.withTransaction { connection in
+                try connection.query("INSERT INTO t VALUES ($1)", [1])
+                try connection.query("INSERT INTO t VALUES ($1)", [1])
+            }
+        }
+        try await pool.withTransaction { try $0.query("INSERT INTO t VALUES ($1)", [2]) }
+        let ids = try await pool.withConnection { try $0.query("SELECT id FROM t").map { try $0.decode("id", as: Int.self) } }
+        #expect(ids == [2])
+        await pool.close()
+    }
+
+    @Test func closedPoolRefusesWork() async throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 1), logger: TestDatabase.logger)
+        await pool.close()
+        await #expect(throws: (any Error).self) { try await pool.withConnection { _ in 1 } }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import Postgres
+
+/// A throwaway database on the test cluster, created empty for one test.
+struct TestDatabase {
+    let name: String
+    let conninfo: String
+
+    static var adminConninfo: String {
+        guard let url = ProcessInfo.processInfo.environment["PARLEY_TEST_ADMIN_DATABASE_URL"] else {
+            fatalError("PARLEY_TEST_ADMIN_DATABASE_URL is not set: run the tests with ./scripts/test")
+        }
+        return url
+    }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "postgres-test")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    static func create() throws -> TestDatabase {
+        let name = "parley_pgtest_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try PostgresConnection(conninfo: adminConninfo, logger: logger)
+        try admin.execute("CREATE DATABASE \(name)")
+        // libpq lets a later keyword override an earlier one.
+        return TestDatabase(name: name, conninfo: adminConninfo + " dbname=\(name)")
+    }
+
+    func connect() throws -> PostgresConnection {
+        try PostgresConnection(conninfo: conninfo, logger: Self.logger)
+    }
+
+    func drop() {
+        guard let admin = try? PostgresConnection(conninfo: Self.adminConninfo, logger: Self.logger) else { return }
+        _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+}
+
+/// A folder of migration files written for one test.
+struct MigrationFolder {
+    let url: URL
+
+    init(_ files: [String: String]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("parley-migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (name, sql) in files { try write(name, sql) }
+    }
+
+    func write(_ name: String, _ sql: String) throws {
+        try sql.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    var migrator: Migrator { Migrator(directory: url, logger: TestDatabase.logger) }
+}
