@@ -52,7 +52,8 @@ import Testing
             #expect(response.status == 400)
             #expect(response.code == code, "\(response.text)")
             if let userID = body["user_id"] as? String, !userID.isEmpty {
-                #expect(try await api.get("/v3/users/\(userID)").status != 200)
+                let path = userID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                #expect(try await api.get("/v3/users/\(path)").status == 404)
             }
         }
     }
