@@ -60,8 +60,16 @@ struct ErrorMiddleware: RouterMiddleware {
 }
 
 /// `{ "error": true, "code": 400201, "message": "…" }`
-struct ErrorBody: Encodable {
+struct ErrorBody: JSONWritable {
     let error: Bool
     let code: Int
     let message: String
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("error", error)
+            json.field("code", code)
+            json.field("message", message)
+        }
+    }
 }

@@ -1,20 +1,19 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Builds `application/json` responses from `Encodable` values.
+/// Builds `application/json` responses.
 enum JSONResponse {
     static let contentType = "application/json; charset=utf-8"
 
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(
-            status: status,
-            headers: [.contentType: contentType],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
-        )
+    static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
+        var json = JSONWriter()
+        value.write(to: &json)
+        return Response(status: status, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: json.buffer))
+    }
+
+    /// A bare string map, as the metadata endpoints answer.
+    static func make(_ map: [String: String], status: HTTPResponse.Status = .ok) -> Response {
+        make(StringMapJSON(map: map), status: status)
     }
 
     /// 200 with `{}`: the answer to a successful DELETE.

@@ -3,7 +3,7 @@ import ParleyUsers
 
 /// The user resource of API.md §2.1. For callers who may only see the public fields, the private
 /// ones (`is_active`, `created_at`, `metadata`) are left out.
-struct UserDTO: Encodable {
+struct UserDTO: JSONWritable {
     let user_id: String
     let nickname: String
     let profile_url: String
@@ -30,14 +30,37 @@ struct UserDTO: Encodable {
         created_at = full ? user.createdAt : nil
         metadata = full ? user.metadata : nil
     }
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("user_id", user_id)
+            json.field("nickname", nickname)
+            json.field("profile_url", profile_url)
+            json.field("is_online", is_online)
+            json.field("last_seen_at", last_seen_at)
+            if let is_active { json.field("is_active", is_active) }
+            if let created_at { json.field("created_at", created_at) }
+            if let metadata { json.field("metadata", metadata) }
+            if let session_token { json.field("session_token", session_token) }
+            if let session_token_expires_at { json.field("session_token_expires_at", session_token_expires_at) }
+        }
+    }
 }
 
-struct UserListDTO: Encodable {
+struct UserListDTO: JSONWritable {
     let users: [UserDTO]
     let next: String
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("users")
+            json.array { json in users.forEach { json.value($0) } }
+            json.field("next", next)
+        }
+    }
 }
 
-struct SessionTokenDTO: Encodable {
+struct SessionTokenDTO: JSONWritable {
     let user_id: String
     let token: String
     let expires_at: Int64
@@ -47,8 +70,20 @@ struct SessionTokenDTO: Encodable {
         self.token = token.token
         expires_at = token.expiresAt
     }
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("user_id", user_id)
+            json.field("token", token)
+            json.field("expires_at", expires_at)
+        }
+    }
 }
 
-struct InvitationPreferenceDTO: Encodable {
+struct InvitationPreferenceDTO: JSONWritable {
     let auto_accept: Bool
+
+    func write(to json: inout JSONWriter) {
+        json.object { $0.field("auto_accept", auto_accept) }
+    }
 }

@@ -72,8 +72,7 @@ public struct UserRepository {
     }
 
     static func user(_ row: PostgresRow) throws -> User {
-        let metadataJSON: String = try row.decode("metadata")
-        let metadata = try JSONDecoder().decode([String: String].self, from: Data(metadataJSON.utf8))
+        let metadata = try JSONStringMap.parse(try row.decode("metadata"))
         return User(
             userID: try row.decode("user_id"),
             nickname: try row.decode("nickname"),

@@ -11,16 +11,12 @@ public struct UserMetadataService: Sendable {
 
     public func all(_ actor: Actor, _ userID: String) async throws -> [String: String] {
         try actor.requireActingAs(userID)
-        return try await store.read { repositories in
-            guard try repositories.users.find(userID) != nil else { throw UserService.notFound(userID) }
-            return try repositories.userMetadata.all(userID)
-        }
+        return try await store.readingUser(userID) { try $0.userMetadata.all(userID) }
     }
 
     public func value(_ actor: Actor, _ userID: String, key: String) async throws -> String {
         try actor.requireActingAs(userID)
-        return try await store.read { repositories in
-            guard try repositories.users.find(userID) != nil else { throw UserService.notFound(userID) }
+        return try await store.readingUser(userID) { repositories in
             guard let value = try repositories.userMetadata.value(userID, key: key) else { throw Self.keyNotFound(key) }
             return value
         }
@@ -65,8 +61,7 @@ public struct UserMetadataService: Sendable {
     /// Runs a change with the user's row locked, then enforces the 100-key limit on the result;
     /// the lock makes concurrent writers see each other's keys, so the limit cannot be overrun.
     private func write<T: Sendable>(_ userID: String, _ change: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
-        try await store.transaction { repositories in
-            guard try repositories.users.findForUpdate(userID) != nil else { throw UserService.notFound(userID) }
+        try await store.changingUser(userID) { repositories in
             let value = try change(repositories)
             guard try repositories.userMetadata.count(userID) <= Validation.maxMetadataKeys else {
                 throw ParleyError.tooMany("A user may have at most \(Validation.maxMetadataKeys) metadata keys.")

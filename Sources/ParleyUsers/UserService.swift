@@ -71,8 +71,7 @@ public struct UserService: Sendable {
     public func update(_ actor: Actor, _ userID: String, _ update: UserUpdate) async throws -> User {
         try actor.requireActingAs(userID)
         if update.isActive != nil { try actor.requireAdmin() }
-        return try await store.transaction { repositories in
-            guard try repositories.users.findForUpdate(userID) != nil else { throw Self.notFound(userID) }
+        return try await store.changingUser(userID) { repositories in
             try repositories.users.update(userID, update)
             return try repositories.users.find(userID)!
         }
@@ -89,33 +88,27 @@ public struct UserService: Sendable {
         let now = clock.nowMillis
         let expiresAt = expiresAt ?? now + limits.sessionTokenLifetimeMillis
         guard expiresAt > now else { throw ParleyError.invalidValue("expires_at", "must be in the future") }
-        return try await store.transaction { repositories in
-            guard try repositories.users.findForUpdate(userID) != nil else { throw Self.notFound(userID) }
-            return try Authenticator.issue(for: userID, expiresAt: expiresAt, now: now, in: repositories)
+        return try await store.changingUser(userID) { repositories in
+            try Authenticator.issue(for: userID, expiresAt: expiresAt, now: now, in: repositories)
         }
     }
 
     /// Revokes every session token of the user (the admin, or the user signing out everywhere).
     public func revokeSessionTokens(_ actor: Actor, _ userID: String) async throws {
         try actor.requireActingAs(userID)
-        try await store.transaction { repositories in
-            guard try repositories.users.findForUpdate(userID) != nil else { throw Self.notFound(userID) }
+        try await store.changingUser(userID) { repositories in
             try repositories.sessionTokens.deleteAll(userID: userID)
         }
     }
 
     public func invitationPreference(_ actor: Actor, _ userID: String) async throws -> Bool {
         try actor.requireActingAs(userID)
-        return try await store.read { repositories in
-            guard try repositories.users.find(userID) != nil else { throw Self.notFound(userID) }
-            return try repositories.invitationPreferences.autoAccept(userID)
-        }
+        return try await store.readingUser(userID) { try $0.invitationPreferences.autoAccept(userID) }
     }
 
     public func setInvitationPreference(_ actor: Actor, _ userID: String, autoAccept: Bool) async throws -> Bool {
         try actor.requireActingAs(userID)
-        return try await store.transaction { repositories in
-            guard try repositories.users.findForUpdate(userID) != nil else { throw Self.notFound(userID) }
+        return try await store.changingUser(userID) { repositories in
             try repositories.invitationPreferences.setAutoAccept(userID, autoAccept)
             return autoAccept
         }

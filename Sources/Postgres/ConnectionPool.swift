@@ -95,18 +95,24 @@ public final class ConnectionPool: Service, Sendable {
         }
     }
 
+    private enum Lease {
+        case use(PostgresConnection), open, wait, closed
+    }
+
     private func lease() async throws -> PostgresConnection {
+        // Fast path without a continuation: suspending and resuming the task would cost a trip
+        // through the executor on every query, even when a connection is idle.
+        switch state.withLock({ takeOrReserve(&$0) }) {
+        case .use(let connection): return connection
+        case .open: return try await open()
+        case .closed: throw Self.closedError
+        case .wait: break
+        }
         let leased: PostgresConnection? = try await withCheckedThrowingContinuation { continuation in
-            enum Next { case use(PostgresConnection), open, wait, closed }
-            let next: Next = state.withLock { state in
-                if state.isClosed { return .closed }
-                if let connection = state.idle.popLast() { return .use(connection) }
-                if state.opened < configuration.size {
-                    state.opened += 1
-                    return .open
-                }
-                state.waiters.append(continuation)
-                return .wait
+            let next: Lease = state.withLock { state in
+                let next = takeOrReserve(&state)
+                if case .wait = next { state.waiters.append(continuation) }
+                return next
             }
             switch next {
             case .use(let connection): continuation.resume(returning: connection)
@@ -116,6 +122,22 @@ public final class ConnectionPool: Service, Sendable {
             }
         }
         if let leased { return leased }
+        return try await open()
+    }
+
+    /// An idle connection, or the right to open one while under the size, or the need to wait.
+    private func takeOrReserve(_ state: inout State) -> Lease {
+        if state.isClosed { return .closed }
+        if let connection = state.idle.popLast() { return .use(connection) }
+        if state.opened < configuration.size {
+            state.opened += 1
+            return .open
+        }
+        return .wait
+    }
+
+    /// Opens a connection in a slot already reserved for it.
+    private func open() async throws -> PostgresConnection {
         do {
             let conninfo = configuration.conninfo
             let logger = logger

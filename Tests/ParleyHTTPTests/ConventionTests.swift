@@ -1,4 +1,7 @@
 import Foundation
+import HummingbirdTesting
+import ParleyContainer
+import ParleyHTTP
 import Testing
 
 /// API.md §1: health, routing errors, body and type errors, request ids.
@@ -98,5 +101,24 @@ import Testing
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
+    }
+}
+
+/// API.md §1.5: a database that cannot be reached is 503/500902, never a crash or a hang.
+@Suite struct UnavailableDatabaseTests {
+    @Test func unreachableDatabaseAnswers503() async throws {
+        let config = TestServer.config { $0.databaseURL = "host=/nonexistent-parley-socket port=1 dbname=none connect_timeout=2" }
+        let container = ParleyContainer.Container.live(config: config, logger: TestServer.logger)
+        let app = buildApplication(container: container)
+        try await app.test(.live) { client in
+            let api = API(client: client)
+            let ready = try await api.get("/ready", as: .none)
+            #expect(ready.status == 503)
+            #expect(ready.code == 500902)
+            let users = try await api.get("/v3/users")
+            #expect(users.status == 503)
+            #expect(users.code == 500902)
+            #expect(try await api.get("/health", as: .none).status == 200)
+        }
     }
 }

@@ -154,3 +154,20 @@ import Testing
         }
     }
 }
+
+@Suite struct UserEncodingTests {
+    @Test func awkwardTextSurvivesTheRoundTrip() async throws {
+        let userID = uniqueID("text")
+        let nickname = "Zoë \"Q\" \\ / \u{1}\t\n😀"
+        let metadata = ["quote\"key": "line\nbreak", "emoji😀": "\u{7}bell \\ back", "slash/": "日本語", "": "x"].filter { !$0.key.isEmpty }
+        try await TestServer.withAPI { api in
+            let created = try await api.post("/v3/users", ["user_id": userID, "nickname": nickname, "metadata": metadata])
+            #expect(created.status == 201, "\(created.text)")
+            let fetched = try await api.get("/v3/users/\(userID)")
+            #expect(fetched["nickname"] as? String == nickname)
+            #expect((fetched["metadata"] as? [String: String]) == metadata)
+            let listed = try await api.get("/v3/users?user_ids=\(userID)")
+            #expect(((listed["users"] as? [[String: Any]])?.first?["metadata"] as? [String: String]) == metadata)
+        }
+    }
+}
