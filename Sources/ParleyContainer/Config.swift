@@ -11,7 +11,9 @@ public struct Config: Sendable {
     public var dataDirectory = "./.parley/data"
     public var migrationsDirectory = "./migrations"
     public var logLevel: Logger.Level = .info
-    public var databasePoolSize = 4
+    /// One connection (and database thread) per core: more only adds context switches, and the
+    /// pipelined reads keep each connection busy.
+    public var databasePoolSize = max(2, ProcessInfo.processInfo.activeProcessorCount)
     public var autoMigrate = false
     public var limits = Limits()
 

@@ -21,23 +21,25 @@ public struct SessionTokenRepository {
         )
     }
 
-    /// The token with this selector, with whether its user is active.
-    public func find(selector: String) throws -> StoredSessionToken? {
-        let result = try connection.query(
+    /// The token with this selector, with whether its user is active; read outside a transaction.
+    public static func lookup(selector: String) -> Lookup<StoredSessionToken?> {
+        Lookup(query: Query(
             """
             SELECT t.user_id, t.secret_hash, t.expires_at, u.is_active
             FROM session_tokens t JOIN users u ON u.user_id = t.user_id
             WHERE t.selector = $1
             """,
             [selector]
-        )
-        guard let row = result.first else { return nil }
-        return StoredSessionToken(
-            userID: try row.decode("user_id"),
-            secretHash: try row.decode("secret_hash"),
-            expiresAt: try row.decode("expires_at"),
-            userIsActive: try row.decode("is_active")
-        )
+        ) { result in
+            try result.first.map { row in
+                StoredSessionToken(
+                    userID: try row.decode("user_id"),
+                    secretHash: try row.decode("secret_hash"),
+                    expiresAt: try row.decode("expires_at"),
+                    userIsActive: try row.decode("is_active")
+                )
+            }
+        })
     }
 
     /// Revokes every token of the user; returns how many there were.

@@ -27,6 +27,14 @@ public struct Store: Sendable {
         }
     }
 
+    /// Runs one statement on its own, pipelined with concurrent callers' statements (the hot
+    /// reads: a user, a session token).
+    public func fetch<T: Sendable>(_ lookup: Lookup<T>) async throws -> T {
+        try await mappingUnavailable {
+            try await pool.run(lookup.query)
+        }
+    }
+
     private func mappingUnavailable<T>(_ work: () async throws -> T) async throws -> T {
         do {
             return try await work()
@@ -34,6 +42,11 @@ public struct Store: Sendable {
             throw ParleyError.unavailable
         }
     }
+}
+
+/// A single statement a repository offers for `Store.fetch`: it runs outside any transaction.
+public struct Lookup<Result: Sendable>: Sendable {
+    let query: Query<Result>
 }
 
 /// The repositories, bound to the connection of one `read` or `transaction`.

@@ -26,7 +26,16 @@ public struct UserRepository {
     }
 
     public func find(_ userID: String) throws -> User? {
-        try connection.query("SELECT \(Self.columns) FROM users u WHERE u.user_id = $1", [userID]).first.map(Self.user)
+        try connection.run(Self.findQuery(userID))
+    }
+
+    /// The user, read outside a transaction.
+    public static func lookup(_ userID: String) -> Lookup<User?> {
+        Lookup(query: findQuery(userID))
+    }
+
+    private static func findQuery(_ userID: String) -> Query<User?> {
+        Query("SELECT \(columns) FROM users u WHERE u.user_id = $1", [userID]) { try $0.first.map(user) }
     }
 
     /// Finds the user and locks their row until the transaction ends, serialising changes to them.

@@ -37,7 +37,7 @@ public struct Authenticator: Sendable {
         else { throw ParleyError.invalidSessionToken }
         let selector = String(sessionToken.prefix(Self.selectorLength))
         let secretHash = SecretHashing.sha256(sessionToken.dropFirst(Self.selectorLength))
-        guard let stored = try await store.read({ try $0.sessionTokens.find(selector: selector) }),
+        guard let stored = try await store.fetch(SessionTokenRepository.lookup(selector: selector)),
               SecretHashing.constantTimeEquals(stored.secretHash, secretHash),
               stored.expiresAt > clock.nowMillis
         else { throw ParleyError.invalidSessionToken }

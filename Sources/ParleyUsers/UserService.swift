@@ -62,7 +62,7 @@ public struct UserService: Sendable {
     }
 
     public func get(_ actor: Actor, _ userID: String) async throws -> UserView {
-        let user = try await store.read { try $0.users.find(userID) }
+        let user = try await store.fetch(UserRepository.lookup(userID))
         guard let user else { throw Self.notFound(userID) }
         return UserView(user: user, isFull: actor.mayActAs(userID))
     }

@@ -20,18 +20,21 @@ public final class ConnectionPool: Service, Sendable {
         }
     }
 
-    private struct State {
+    struct State {
         var idle: [PostgresConnection] = []
         var opened = 0
         /// Each waiter is resumed with a connection, or with nil meaning "open a new one".
         var waiters: Deque<CheckedContinuation<PostgresConnection?, any Error>> = []
         var isClosed = false
+        /// Statements waiting to be pipelined, and how many threads are draining them.
+        var pipelineQueue: Deque<PipelinedJob> = []
+        var pipelineRunners = 0
     }
 
-    private let configuration: Configuration
-    private let logger: Logger
-    private let threads: NIOThreadPool
-    private let state = Mutex(State())
+    let configuration: Configuration
+    let logger: Logger
+    let threads: NIOThreadPool
+    let state = Mutex(State())
 
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
@@ -95,7 +98,7 @@ public final class ConnectionPool: Service, Sendable {
         }
     }
 
-    private enum Lease {
+    enum Lease {
         case use(PostgresConnection), open, wait, closed
     }
 
@@ -126,7 +129,7 @@ public final class ConnectionPool: Service, Sendable {
     }
 
     /// An idle connection, or the right to open one while under the size, or the need to wait.
-    private func takeOrReserve(_ state: inout State) -> Lease {
+    func takeOrReserve(_ state: inout State) -> Lease {
         if state.isClosed { return .closed }
         if let connection = state.idle.popLast() { return .use(connection) }
         if state.opened < configuration.size {
@@ -149,7 +152,7 @@ public final class ConnectionPool: Service, Sendable {
         }
     }
 
-    private func giveBack(_ connection: PostgresConnection) {
+    func giveBack(_ connection: PostgresConnection) {
         // A connection left broken or inside a transaction is not lent again.
         guard connection.isHealthy, !connection.isInTransaction else {
             slotFreed()
@@ -164,7 +167,7 @@ public final class ConnectionPool: Service, Sendable {
     }
 
     /// A connection was dropped: let the next waiter open a new one in its place.
-    private func slotFreed() {
+    func slotFreed() {
         let waiter: CheckedContinuation<PostgresConnection?, any Error>? = state.withLock { state in
             if let waiter = state.waiters.popFirst() { return waiter }
             state.opened -= 1
@@ -173,5 +176,28 @@ public final class ConnectionPool: Service, Sendable {
         waiter?.resume(returning: nil)
     }
 
-    private static let closedError = PostgresError(kind: .usage, message: "the connection pool is closed")
+    /// Queues a statement for pipelining; true when the caller should start another runner.
+    func enqueue(_ job: PipelinedJob) -> Bool {
+        state.withLock { state in
+            state.pipelineQueue.append(job)
+            guard state.pipelineRunners < configuration.size else { return false }
+            state.pipelineRunners += 1
+            return true
+        }
+    }
+
+    /// The next statements for a runner to send, or nil (and one runner fewer) when none wait.
+    func nextBatch() -> [PipelinedJob]? {
+        state.withLock { state in
+            guard !state.pipelineQueue.isEmpty else {
+                state.pipelineRunners -= 1
+                return nil
+            }
+            let count = min(state.pipelineQueue.count, Self.maxPipelineBatch)
+            defer { state.pipelineQueue.removeFirst(count) }
+            return Array(state.pipelineQueue.prefix(count))
+        }
+    }
+
+    static let closedError = PostgresError(kind: .usage, message: "the connection pool is closed")
 }

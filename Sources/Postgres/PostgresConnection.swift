@@ -40,8 +40,11 @@ public final class PostgresConnection: @unchecked Sendable {
         noticeSink.release()
     }
 
-    /// Whether libpq still considers the connection usable.
-    public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    /// Set when the connection was left in a state it cannot be reused from.
+    private var isPoisoned = false
+
+    /// Whether the connection is usable.
+    public var isHealthy: Bool { !isPoisoned && PQstatus(handle) == CONNECTION_OK }
 
     /// Whether a transaction is open (or failed and awaiting ROLLBACK).
     public var isInTransaction: Bool {
@@ -53,6 +56,7 @@ public final class PostgresConnection: @unchecked Sendable {
     public func reconnect() throws {
         PQreset(handle)
         preparedStatements.removeAll()
+        isPoisoned = false
         guard isHealthy else {
             throw PostgresError(kind: .connection, message: Self.errorMessage(handle))
         }
@@ -64,10 +68,60 @@ public final class PostgresConnection: @unchecked Sendable {
     public func query(_ sql: String, _ parameters: [any PostgresBindable] = []) throws -> PostgresResult {
         statementsSinceLease += 1
         let name = try preparedName(for: sql, parameterCount: parameters.count)
-        let texts = parameters.map { $0.postgresText }
-        return try withCStrings(texts) { values in
+        return try withCStrings(parameters.map { $0.postgresText }) { values in
             try check(PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0))
         }
+    }
+
+    /// Sends every statement in one pipeline (one round trip), each followed by a sync point so
+    /// that it runs in its own implicit transaction: one statement failing does not affect the
+    /// others. Returns one outcome per statement, in order.
+    ///
+    /// Throws a connection error only when the connection failed before any statement was
+    /// answered, so the server ran none of them; once answers have arrived, statements that got
+    /// none report the connection error as their outcome.
+    func pipeline(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [Swift.Result<PostgresResult, PostgresError>] {
+        statementsSinceLease += 1
+        // Statements new to this connection are prepared first, outside the pipeline.
+        let names = try statements.map { try preparedName(for: $0.sql, parameterCount: $0.parameters.count) }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
+        defer { if PQexitPipelineMode(handle) != 1 { isPoisoned = true } }
+        for (statement, name) in zip(statements, names) {
+            let sent = withCStrings(statement.parameters.map { $0.postgresText }) { values in
+                PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+            }
+            guard sent == 1, PQpipelineSync(handle) == 1 else { throw connectionError() }
+        }
+        var outcomes: [Swift.Result<PostgresResult, PostgresError>] = []
+        outcomes.reserveCapacity(statements.count)
+        while outcomes.count < statements.count {
+            guard let first = PQgetResult(handle) else { break }
+            do {
+                outcomes.append(.success(try check(first)))
+            } catch {
+                outcomes.append(.failure(error as? PostgresError ?? PostgresError(kind: .server, message: "\(error)")))
+            }
+            // The statement's results end with NULL; then comes its sync point.
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+            guard let sync = PQgetResult(handle) else { break }
+            let status = PQresultStatus(sync)
+            PQclear(sync)
+            guard status == PGRES_PIPELINE_SYNC else { break }
+        }
+        let answered = outcomes.contains { outcome in
+            if case .failure(let error) = outcome, error.kind == .connection { return false }
+            return true
+        }
+        // A connection killed while idle (server restart) reports its FATAL before anything ran.
+        guard answered else { throw connectionError() }
+        if outcomes.count < statements.count {
+            outcomes += Array(repeating: .failure(connectionError()), count: statements.count - outcomes.count)
+        }
+        return outcomes
+    }
+
+    private func connectionError() -> PostgresError {
+        PostgresError(kind: .connection, message: Self.errorMessage(handle))
     }
 
     /// Runs SQL text that has no parameters, possibly several statements (migrations, BEGIN).

@@ -128,3 +128,63 @@ import Testing
         await #expect(throws: (any Error).self) { try await pool.withConnection { _ in 1 } }
     }
 }
+
+@Suite struct PipelineTests {
+    static func square(_ n: Int) -> Query<Int> {
+        // Division by zero for n == 0 makes that one statement fail.
+        Query("SELECT $1::int * $1::int / (CASE WHEN $1::int = 0 THEN 0 ELSE 1 END) AS v", [n]) { try $0[0].decode("v") }
+    }
+
+    @Test func concurrentStatementsEachGetTheirOwnAnswer() async throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 2), logger: TestDatabase.logger)
+        let outcomes = await withTaskGroup(of: (Int, Int?).self) { group in
+            for n in 0..<300 {
+                group.addTask { (n, try? await pool.run(Self.square(n % 50))) }
+            }
+            return await group.reduce(into: [Int: Int?]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes.count == 300)
+        for (n, value) in outcomes {
+            // A failing statement (n % 50 == 0) fails alone; its neighbours in the batch succeed.
+            #expect(value == (n % 50 == 0 ? nil : (n % 50) * (n % 50)))
+        }
+        await pool.close()
+    }
+
+    @Test func failedStatementReportsItsSQLSTATE() async throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 1), logger: TestDatabase.logger)
+        do {
+            _ = try await pool.run(Self.square(0))
+            Issue.record("division by zero succeeded")
+        } catch let error as PostgresError {
+            #expect(error.sqlState == "22012")
+        }
+        #expect(try await pool.run(Self.square(3)) == 9)
+        await pool.close()
+    }
+
+    @Test func pipelineReconnectsAfterTheServerDropsTheConnection() async throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 1), logger: TestDatabase.logger)
+        let pid = Query("SELECT pg_backend_pid() AS pid") { try $0[0].decode("pid", as: Int.self) }
+        let before = try await pool.run(pid)
+        let admin = try PostgresConnection(conninfo: TestDatabase.adminConninfo, logger: TestDatabase.logger)
+        try admin.query("SELECT pg_terminate_backend($1)", [before])
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try await pool.run(pid) != before)
+        await pool.close()
+    }
+
+    @Test func closedPoolFailsPipelinedStatements() async throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 1), logger: TestDatabase.logger)
+        await pool.close()
+        await #expect(throws: PostgresError.self) { try await pool.run(Self.square(2)) }
+    }
+}
