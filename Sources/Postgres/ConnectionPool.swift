@@ -176,11 +176,15 @@ public final class ConnectionPool: Service, Sendable {
         waiter?.resume(returning: nil)
     }
 
+    /// Half the connections drain the pipeline, so that transactions always find one free and
+    /// batches grow larger under load (measured: one runner beat two on 2 cores).
+    var maxPipelineRunners: Int { max(1, configuration.size / 2) }
+
     /// Queues a statement for pipelining; true when the caller should start another runner.
     func enqueue(_ job: PipelinedJob) -> Bool {
         state.withLock { state in
             state.pipelineQueue.append(job)
-            guard state.pipelineRunners < configuration.size else { return false }
+            guard state.pipelineRunners < maxPipelineRunners else { return false }
             state.pipelineRunners += 1
             return true
         }
