@@ -56,11 +56,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
+        .target(
+            name: "ParleyChat",
+            dependencies: ["ParleyCore", "ParleyStore"]
+        ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
             name: "ParleyContainer",
             dependencies: [
-                "ParleyCore", "ParleyStore", "ParleyUsers", "Postgres",
+                "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -69,7 +74,7 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
-                "ParleyCore", "ParleyContainer", "ParleyUsers",
+                "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -15,6 +15,8 @@ public struct Config: Sendable {
     /// pipelined reads keep each connection busy.
     public var databasePoolSize = max(2, ProcessInfo.processInfo.activeProcessorCount)
     public var autoMigrate = false
+    /// API.md §3.7: whether members see messages sent before they joined.
+    public var chatHistory = true
     public var limits = Limits()
 
     public init(databaseURL: String, apiToken: String) {
@@ -45,6 +47,7 @@ public struct Config: Sendable {
         }
         config.databasePoolSize = try reader.int("PARLEY_DB_POOL_SIZE", default: config.databasePoolSize, range: 1...256)
         config.autoMigrate = try reader.bool("PARLEY_AUTO_MIGRATE", default: false)
+        config.chatHistory = try reader.bool("PARLEY_CHAT_HISTORY", default: true)
         var limits = Limits()
         limits.groupChannelMembers = try reader.int("PARLEY_MAX_GROUP_CHANNEL_MEMBERS", default: limits.groupChannelMembers)
         limits.superGroupMembers = try reader.int("PARLEY_MAX_SUPERGROUP_MEMBERS", default: limits.superGroupMembers)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParleyChat
 import ParleyCore
 import ParleyStore
 import ParleyUsers
@@ -15,6 +16,13 @@ public struct Container: Sendable {
     public let authenticator: Authenticator
     public let users: UserService
     public let userMetadata: UserMetadataService
+    public let groupChannels: GroupChannelService
+    public let channelLists: ChannelListService
+    public let memberships: MembershipService
+    public let memberLists: MemberListService
+    public let channelOperators: ChannelOperatorService
+    public let channelPreferences: ChannelPreferenceService
+    public let channelMetadata: ChannelMetadataService
     public let readiness: ReadinessProbe
     /// Long-running parts the application must run and shut down (the connection pool).
     public let services: [any Service]
@@ -28,6 +36,7 @@ public struct Container: Sendable {
         )
         let store = Store(pool: pool)
         let pageTokens = PageTokenCodec(secret: Array(config.apiToken.utf8))
+        let settings = ChatSettings(limits: config.limits, chatHistory: config.chatHistory)
         let migrator = Migrator(directory: URL(fileURLWithPath: config.migrationsDirectory), logger: logger)
         return Container(
             config: config,
@@ -36,6 +45,13 @@ public struct Container: Sendable {
             authenticator: Authenticator(apiToken: config.apiToken, store: store, clock: clock),
             users: UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
             userMetadata: UserMetadataService(store: store),
+            groupChannels: GroupChannelService(store: store, clock: clock, settings: settings),
+            channelLists: ChannelListService(store: store, pageTokens: pageTokens),
+            memberships: MembershipService(store: store, clock: clock, settings: settings),
+            memberLists: MemberListService(store: store, pageTokens: pageTokens),
+            channelOperators: ChannelOperatorService(store: store),
+            channelPreferences: ChannelPreferenceService(store: store, clock: clock),
+            channelMetadata: ChannelMetadataService(store: store),
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             services: [pool],
             shutdown: { await pool.close() }

@@ -1,5 +1,6 @@
 import Hummingbird
 import ParleyContainer
+import ParleyCore
 
 /// Every endpoint of the server: the open ones (health) and those behind authentication (`/v3`).
 struct Endpoints {
@@ -9,8 +10,19 @@ struct Endpoints {
     init(container: Container) {
         let maxBodyBytes = container.config.limits.jsonBodyBytes
         open = HealthController(readiness: container.readiness).endpoints
+        let limits = container.config.limits
+        let channelDTO: @Sendable (ChannelView) -> ChannelDTO = { ChannelDTO(view: $0, maxMessageLength: limits.messageLength) }
         authenticated = UserController(users: container.users, maxBodyBytes: maxBodyBytes).endpoints
             + UserMetadataController(metadata: container.userMetadata, maxBodyBytes: maxBodyBytes).endpoints
+            + GroupChannelController(channels: container.groupChannels, lists: container.channelLists, limits: limits).endpoints
+            + MembershipController(
+                memberships: container.memberships, memberLists: container.memberLists, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes
+            ).endpoints
+            + ChannelOperatorController(operators: container.channelOperators, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes).endpoints
+            + ChannelPreferenceController(
+                preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes
+            ).endpoints
+            + ChannelMetadataController(metadata: container.channelMetadata, maxBodyBytes: maxBodyBytes).endpoints
     }
 
     var table: RouteTable { RouteTable(endpoints: open + authenticated) }

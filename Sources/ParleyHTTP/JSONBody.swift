@@ -70,6 +70,16 @@ struct JSONBody: Sendable {
         }
     }
 
+    /// A list of JSON objects, each readable with the same accessors.
+    func objectList(_ key: String) throws -> [JSONBody]? {
+        guard let value = present(key) else { return nil }
+        guard case .array(let items) = value else { throw ParleyError.wrongType(key, expected: .list) }
+        return try items.map { item in
+            guard case .object(let fields) = item else { throw ParleyError.wrongType("\(key)[]", expected: .object) }
+            return JSONBody(fields: fields)
+        }
+    }
+
     /// A JSON object whose values are all strings (metadata maps).
     func stringMap(_ key: String) throws -> [String: String]? {
         guard let value = present(key) else { return nil }

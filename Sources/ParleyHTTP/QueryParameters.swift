@@ -33,6 +33,13 @@ struct QueryParameters {
         return number
     }
 
+    /// A whole number (400101 when not one).
+    func int64(_ key: String) throws -> Int64? {
+        guard let text = parameters.get(key) else { return nil }
+        guard let number = Int64(text) else { throw ParleyError.wrongType(key, expected: .number) }
+        return number
+    }
+
     /// A comma-separated list; empty items are dropped.
     func list(_ key: String) -> [String]? {
         guard let text = parameters.get(key) else { return nil }

@@ -49,7 +49,7 @@ struct UserController {
             activeMode: try query.choice("active_mode", default: ActiveMode.activated)
         )
         let page = try await users.list(actor, filter: filter, limit: limit, pageToken: token)
-        return JSONResponse.make(UserListDTO(users: page.items.map(UserDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "users", items: page.items.map(UserDTO.init), next: page.next))
     }
 
     @Sendable func get(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {

@@ -47,19 +47,6 @@ struct UserDTO: JSONWritable {
     }
 }
 
-struct UserListDTO: JSONWritable {
-    let users: [UserDTO]
-    let next: String
-
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.key("users")
-            json.array { json in users.forEach { json.value($0) } }
-            json.field("next", next)
-        }
-    }
-}
-
 struct SessionTokenDTO: JSONWritable {
     let user_id: String
     let token: String

@@ -9,6 +9,18 @@ public struct InvitationPreferenceRepository {
             .first?.decode("auto_accept") ?? true
     }
 
+    /// The preference of each user who has set one; the others auto-accept.
+    public func autoAccept(_ userIDs: [String]) throws -> [String: Bool] {
+        let rows = try connection.query(
+            "SELECT user_id, auto_accept FROM channel_invitation_preferences WHERE user_id = ANY($1::text[])", [userIDs]
+        )
+        var preferences: [String: Bool] = [:]
+        for index in 0..<rows.count {
+            preferences[try rows[index].decode("user_id")] = try rows[index].decode("auto_accept", as: Bool.self)
+        }
+        return preferences
+    }
+
     public func setAutoAccept(_ userID: String, _ autoAccept: Bool) throws {
         try connection.query(
             """

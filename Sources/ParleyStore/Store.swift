@@ -54,7 +54,12 @@ public struct Repositories {
     let connection: PostgresConnection
 
     public var users: UserRepository { UserRepository(connection: connection) }
-    public var userMetadata: UserMetadataRepository { UserMetadataRepository(connection: connection) }
+    public var userMetadata: MetadataRepository { MetadataRepository(connection: connection, owner: .user) }
+    public var channelMetadata: MetadataRepository { MetadataRepository(connection: connection, owner: .groupChannel) }
+    public var groupChannels: GroupChannelRepository { GroupChannelRepository(connection: connection) }
+    public var groupChannelMembers: GroupChannelMemberRepository { GroupChannelMemberRepository(connection: connection) }
+    public var groupChannelLists: GroupChannelListRepository { GroupChannelListRepository(connection: connection) }
+    public var groupChannelReader: GroupChannelReader { GroupChannelReader(connection: connection) }
     public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }
     public var invitationPreferences: InvitationPreferenceRepository { InvitationPreferenceRepository(connection: connection) }
     public var health: HealthRepository { HealthRepository(connection: connection) }

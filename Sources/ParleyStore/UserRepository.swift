@@ -22,7 +22,18 @@ public struct UserRepository {
         } catch let error as PostgresError where error.isUniqueViolation {
             throw ParleyError.alreadyExists("User \"\(user.userID)\" already exists.")
         }
-        try UserMetadataRepository(connection: connection).upsert(user.userID, user.metadata)
+        try MetadataRepository(connection: connection, owner: .user).upsert(user.userID, user.metadata)
+    }
+
+    /// Inserts the user unless the id is taken (a concurrent create may have made them).
+    public func insertIfAbsent(_ user: User) throws {
+        try connection.query(
+            """
+            INSERT INTO users (user_id, nickname, profile_url, is_active, created_at) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (user_id) DO NOTHING
+            """,
+            [user.userID, user.nickname, user.profileURL, user.isActive, user.createdAt]
+        )
     }
 
     public func find(_ userID: String) throws -> User? {
@@ -45,23 +56,17 @@ public struct UserRepository {
 
     /// Up to `limit` users after `afterUserID` in user_id order, matching `filter`.
     public func list(_ filter: UserFilter, after afterUserID: String?, limit: Int) throws -> [User] {
-        var conditions: [String] = []
-        var parameters: [any PostgresBindable] = []
-        func bind(_ value: any PostgresBindable) -> String {
-            parameters.append(value)
-            return "$\(parameters.count)"
-        }
-        if let afterUserID { conditions.append("u.user_id > \(bind(afterUserID))") }
-        if let ids = filter.userIDs { conditions.append("u.user_id = ANY(\(bind(ids))::text[])") }
-        if let prefix = filter.nicknameStartsWith { conditions.append("starts_with(u.nickname, \(bind(prefix)))") }
+        var sql = SQLBuilder()
+        if let afterUserID { sql.where("u.user_id > \(sql.bind(afterUserID))") }
+        if let ids = filter.userIDs { sql.where("u.user_id = ANY(\(sql.bind(ids))::text[])") }
+        if let prefix = filter.nicknameStartsWith { sql.where("starts_with(u.nickname, \(sql.bind(prefix)))") }
         switch filter.activeMode {
-        case .activated: conditions.append("u.is_active")
-        case .deactivated: conditions.append("NOT u.is_active")
+        case .activated: sql.where("u.is_active")
+        case .deactivated: sql.where("NOT u.is_active")
         case .all: break
         }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(Self.columns) FROM users u \(whereClause) ORDER BY u.user_id LIMIT \(bind(limit))"
-        return try connection.query(sql, parameters).map(Self.user)
+        let statement = "SELECT \(Self.columns) FROM users u \(sql.whereClause) ORDER BY u.user_id LIMIT \(sql.bind(limit))"
+        return try connection.query(statement, sql.parameters).map(Self.user)
     }
 
     public func update(_ userID: String, _ update: UserUpdate) throws {

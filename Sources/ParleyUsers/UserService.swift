@@ -72,6 +72,9 @@ public struct UserService: Sendable {
         try actor.requireActingAs(userID)
         if update.isActive != nil { try actor.requireAdmin() }
         return try await store.changingUser(userID) { repositories in
+            if update.isActive == false && update.leaveAllWhenDeactivated {
+                try repositories.groupChannelMembers.leave(userID, channelURLs: nil)
+            }
             try repositories.users.update(userID, update)
             return try repositories.users.find(userID)!
         }
@@ -79,7 +82,11 @@ public struct UserService: Sendable {
 
     public func delete(_ actor: Actor, _ userID: String) async throws {
         try actor.requireAdmin()
-        guard try await store.transaction({ try $0.users.delete(userID) }) else { throw Self.notFound(userID) }
+        try await store.changingUser(userID) { repositories in
+            // Leaving first keeps the channels' member counts and distinctness right.
+            try repositories.groupChannelMembers.leave(userID, channelURLs: nil)
+            _ = try repositories.users.delete(userID)
+        }
     }
 
     /// Issues a session token (admin only); `expiresAt` must lie in the future.

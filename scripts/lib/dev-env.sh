@@ -29,7 +29,7 @@ ensure_system_packages() {
 # Runs a PostgreSQL server command as the cluster's owner: initdb refuses to run as root, so
 # root hands the cluster to Debian's `postgres` user.
 as_pg_owner() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 pg_bin() {

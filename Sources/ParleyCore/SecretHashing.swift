@@ -1,14 +1,15 @@
 import Crypto
 import Foundation
 
-/// Hashing and constant-time comparison of bearer secrets (session tokens, the API token).
-enum SecretHashing {
-    static func sha256(_ text: some StringProtocol) -> Data {
+/// Hashing and constant-time comparison of secrets (session tokens, the API token, access codes),
+/// and random identifiers.
+public enum SecretHashing {
+    public static func sha256(_ text: some StringProtocol) -> Data {
         Data(SHA256.hash(data: Data(text.utf8)))
     }
 
     /// Compares two digests in time that depends only on their length, never on where they differ.
-    static func constantTimeEquals(_ lhs: Data, _ rhs: Data) -> Bool {
+    public static func constantTimeEquals(_ lhs: Data, _ rhs: Data) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
         for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
@@ -16,7 +17,7 @@ enum SecretHashing {
     }
 
     /// `count` random bytes as lowercase hex, from the system's secure generator.
-    static func randomHex(bytes count: Int) -> String {
+    public static func randomHex(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

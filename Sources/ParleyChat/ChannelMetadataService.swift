@@ -1,0 +1,52 @@
+import ParleyCore
+import ParleyStore
+
+/// A channel's metadata map (API.md §3.10): members read, operators and the admin write.
+public struct ChannelMetadataService: Sendable {
+    let store: Store
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    public func all(_ actor: Actor, _ channelURL: String) async throws -> [String: String] {
+        try await reading(actor, channelURL) { try $0.channelMetadata.all(channelURL) }
+    }
+
+    public func value(_ actor: Actor, _ channelURL: String, key: String) async throws -> String {
+        try await reading(actor, channelURL) { try $0.channelMetadata.require(channelURL, key: key) }
+    }
+
+    public func create(_ actor: Actor, _ channelURL: String, _ map: [String: String]) async throws {
+        try await writing(actor, channelURL) { try $0.channelMetadata.add(channelURL, map) }
+    }
+
+    public func update(_ actor: Actor, _ channelURL: String, _ map: [String: String], upsert: Bool) async throws {
+        try await writing(actor, channelURL) { try $0.channelMetadata.set(channelURL, map, upsert: upsert) }
+    }
+
+    public func delete(_ actor: Actor, _ channelURL: String, key: String) async throws {
+        try await writing(actor, channelURL) { try $0.channelMetadata.remove(channelURL, key: key) }
+    }
+
+    public func deleteAll(_ actor: Actor, _ channelURL: String) async throws {
+        try await writing(actor, channelURL) { try $0.channelMetadata.deleteAll(channelURL) }
+    }
+
+    private func reading<T: Sendable>(_ actor: Actor, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
+        try await store.read { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            return try body(repositories)
+        }
+    }
+
+    /// Writes with the channel row locked, so the key limit holds under concurrent writers.
+    private func writing(_ actor: Actor, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> Void) async throws {
+        try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories)
+            try context.access.requireManage(channelURL)
+            try body(repositories)
+        }
+    }
+}

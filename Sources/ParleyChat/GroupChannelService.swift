@@ -1,0 +1,118 @@
+import ParleyCore
+import ParleyStore
+
+/// Creating, reading, changing and deleting group channels (API.md §3.2, §3.3).
+public struct GroupChannelService: Sendable {
+    let store: Store
+    let clock: Clock
+    let settings: ChatSettings
+
+    public init(store: Store, clock: Clock, settings: ChatSettings) {
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+    }
+
+    /// Creates the channel, or returns the existing distinct channel of the same members
+    /// (`created` false).
+    public func create(_ actor: Actor, _ request: NewGroupChannel) async throws -> (view: ChannelView, created: Bool) {
+        if let inviterID = request.inviterID { try actor.requireActingAs(inviterID) }
+        if request.isDistinct && request.isSuper { throw ParleyError.invalidValue("is_distinct", "a supergroup cannot be distinct") }
+        if request.isDistinct && request.isPublic { throw ParleyError.invalidValue("is_distinct", "a public channel cannot be distinct") }
+        let creatorID = actor.userID ?? request.inviterID
+        let memberIDs = orderedUnique([creatorID].compactMap { $0 } + request.userIDs + request.users.map(\.userID) + request.operatorIDs)
+        let limit = settings.memberLimit(isSuper: request.isSuper)
+        guard memberIDs.count <= limit else { throw ParleyError.tooMany("A channel may have at most \(limit) members.") }
+        let now = clock.nowMillis
+        let row = GroupChannelRow(
+            channelURL: request.channelURL ?? "group_" + SecretHashing.randomHex(bytes: 16),
+            name: request.name, coverURL: request.coverURL, customType: request.customType, data: request.data,
+            isDistinct: request.isDistinct, isPublic: request.isPublic, isSuper: request.isSuper,
+            isEphemeral: request.isEphemeral, accessCodeHash: request.accessCode.map(SecretHashing.accessCodeHash),
+            createdAt: now, createdBy: creatorID,
+            distinctMembers: request.isDistinct ? memberIDs.sorted().joined(separator: "\n") : nil
+        )
+        let viewer = actor.userID
+        let offset = settings.chatHistory ? 0 : now
+        return try await store.transaction { repositories in
+            if actor.isAdmin { try createMissingUsers(request.users, now: now, repositories) }
+            try requireUsersExist(memberIDs, repositories)
+            let (created, url) = try repositories.groupChannels.insert(row)
+            if created {
+                let operators = Set(request.operatorIDs)
+                let autoAccept = try repositories.invitationPreferences.autoAccept(memberIDs)
+                let members = memberIDs.map { userID in
+                    let joins = userID == creatorID || operators.contains(userID) || autoAccept[userID, default: true]
+                    return NewMember(
+                        userID: userID, state: joins ? .joined : .invited, isOperator: operators.contains(userID),
+                        inviterID: userID == creatorID ? nil : creatorID, tsMessageOffset: offset
+                    )
+                }
+                try repositories.groupChannelMembers.insert(url, members, now: now)
+                try repositories.groupChannels.refreshCounts([url])
+            }
+            guard let view = try repositories.groupChannelReader.views([url], viewerID: viewer).first else {
+                throw ChannelAccess.notFound(url)
+            }
+            return (view, created)
+        }
+    }
+
+    /// The channel as `viewerID` (or the session user) sees it, with its members when asked.
+    public func get(_ actor: Actor, _ channelURL: String, viewerID: String?, showMembers: Bool) async throws -> ChannelView {
+        let viewer = try actor.viewer(named: viewerID)
+        return try await store.read { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            guard let view = try repositories.groupChannelReader.views([channelURL], viewerID: viewer).first else {
+                throw ChannelAccess.notFound(channelURL)
+            }
+            guard showMembers else { return view }
+            var filter = MemberFilter()
+            filter.order = .memberNicknameAlphabetical
+            let members = try repositories.groupChannelMembers.list(channelURL, filter, after: nil, limit: settings.limits.superGroupMembers)
+            return ChannelView(channel: view.channel, viewerID: viewer, membership: view.membership, members: members.map(\.member))
+        }
+    }
+
+    /// Operators and the admin change the channel; turning `is_distinct` on is refused for
+    /// public channels and supergroups.
+    public func update(_ actor: Actor, _ channelURL: String, _ update: GroupChannelUpdate) async throws -> ChannelView {
+        let viewer = actor.userID
+        return try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories)
+            try context.access.requireManage(channelURL)
+            let isPublic = update.isPublic ?? context.record.isPublic
+            if update.isDistinct == true && (isPublic || context.record.isSuper) {
+                throw ParleyError.invalidValue("is_distinct", "public channels and supergroups cannot be distinct")
+            }
+            let accessCodeHash: String?? = update.accessCode.map { $0.isEmpty ? nil : SecretHashing.accessCodeHash($0) }
+            try repositories.groupChannels.update(channelURL, update, accessCodeHash: accessCodeHash)
+            return try repositories.groupChannelReader.views([channelURL], viewerID: viewer)[0]
+        }
+    }
+
+    /// Operators and the admin delete the channel with everything in it.
+    public func delete(_ actor: Actor, _ channelURL: String) async throws {
+        try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories)
+            try context.access.requireManage(channelURL)
+            _ = try repositories.groupChannels.delete(channelURL)
+        }
+    }
+
+    private func createMissingUsers(_ users: [NewChannelUser], now: Int64, _ repositories: Repositories) throws {
+        let existing = Set(try repositories.groupChannelReader.basicUsers(users.map(\.userID)).map(\.userID))
+        for user in users where !existing.contains(user.userID) {
+            try repositories.users.insertIfAbsent(
+                User(userID: user.userID, nickname: user.nickname ?? user.userID, profileURL: user.profileURL ?? "", createdAt: now)
+            )
+        }
+    }
+}
+
+/// The values in first-seen order without repeats.
+func orderedUnique(_ values: [String]) -> [String] {
+    var seen = Set<String>()
+    return values.filter { seen.insert($0).inserted }
+}

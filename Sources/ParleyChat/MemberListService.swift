@@ -1,0 +1,35 @@
+import ParleyCore
+import ParleyStore
+
+/// Who is in a channel (API.md §3.4): the members list and the member check.
+public struct MemberListService: Sendable {
+    let store: Store
+    let pageTokens: PageTokenCodec
+
+    public init(store: Store, pageTokens: PageTokenCodec) {
+        self.store = store
+        self.pageTokens = pageTokens
+    }
+
+    public func members(_ actor: Actor, _ channelURL: String, filter: MemberFilter, limit: Int, pageToken: String?) async throws -> Page<Member> {
+        let scope = "members|\(channelURL)|\(filter.state.rawValue)|\(filter.operators.map { "\($0)" } ?? "-")|\(filter.order.rawValue)"
+        let after = try pageToken.map { try pageTokens.decode($0, scope: scope) }
+        let rows = try await store.read { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            return try repositories.groupChannelMembers.list(channelURL, filter, after: after, limit: limit + 1)
+        }
+        let page = rows.prefix(limit)
+        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: page.last!.position) : ""
+        return Page(items: page.map(\.member), next: next)
+    }
+
+    /// Whether `userID` is a member, and in which state.
+    public func state(_ actor: Actor, _ channelURL: String, userID: String) async throws -> MemberState? {
+        try await store.read { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            return try repositories.groupChannelMembers.state(channelURL, userID)?.state
+        }
+    }
+}

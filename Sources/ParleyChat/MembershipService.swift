@@ -1,0 +1,138 @@
+import ParleyCore
+import ParleyStore
+
+/// Invitations, joining, leaving and operators (API.md §3.4).
+public struct MembershipService: Sendable {
+    let store: Store
+    let clock: Clock
+    let settings: ChatSettings
+
+    public init(store: Store, clock: Clock, settings: ChatSettings) {
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+    }
+
+    /// Joined members and the admin invite; invitees follow their auto-accept preference.
+    /// Inviting anyone new ends the channel's distinctness.
+    public func invite(_ actor: Actor, _ channelURL: String, userIDs: [String], inviterID: String?) async throws -> ChannelView {
+        if let inviterID { try actor.requireActingAs(inviterID) }
+        let inviter = actor.userID ?? inviterID
+        let now = clock.nowMillis
+        let offset = settings.chatHistory ? 0 : now
+        return try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories)
+            try context.access.requireInvite(channelURL)
+            try requireUsersExist(userIDs, repositories)
+            let autoAccept = try repositories.invitationPreferences.autoAccept(userIDs)
+            let members = userIDs.map { userID in
+                NewMember(userID: userID, state: autoAccept[userID, default: true] ? .joined : .invited, isOperator: false,
+                          inviterID: inviter, tsMessageOffset: offset)
+            }
+            let added = try repositories.groupChannelMembers.insert(channelURL, members, now: now)
+            if !added.isEmpty {
+                try repositories.groupChannels.refreshCounts([channelURL])
+                try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
+                try repositories.groupChannels.endDistinct([channelURL])
+            }
+            return try repositories.groupChannelReader.views([channelURL], viewerID: actor.userID)[0]
+        }
+    }
+
+    /// An invited user accepts (400111 unless invited); a channel with an access code needs it
+    /// from everyone but the admin.
+    public func accept(_ actor: Actor, _ channelURL: String, userID: String, accessCode: String?) async throws -> ChannelView {
+        try actor.requireActingAs(userID)
+        let now = clock.nowMillis
+        let offset = settings.chatHistory ? 0 : now
+        return try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories)
+            try context.access.requireView(channelURL)
+            try requireInvited(channelURL, userID, repositories)
+            try requireAccessCode(context, accessCode, actor)
+            try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
+            try repositories.groupChannels.refreshCounts([channelURL])
+            return try repositories.groupChannelReader.views([channelURL], viewerID: userID)[0]
+        }
+    }
+
+    /// An invited user declines (400111 unless invited); the member set changes, so a distinct
+    /// channel stops being distinct.
+    public func decline(_ actor: Actor, _ channelURL: String, userID: String) async throws {
+        try actor.requireActingAs(userID)
+        try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories)
+            try context.access.requireView(channelURL)
+            try requireInvited(channelURL, userID, repositories)
+            try repositories.groupChannelMembers.remove(channelURL, [userID])
+            try repositories.groupChannels.refreshCounts([channelURL])
+            try repositories.groupChannels.endDistinct([channelURL])
+        }
+    }
+
+    /// Joins a public channel (private: 403), with its access code unless the admin acts.
+    /// Joining again is harmless; an invitation is accepted by joining.
+    public func join(_ actor: Actor, _ channelURL: String, userID: String, accessCode: String?) async throws -> ChannelView {
+        try actor.requireActingAs(userID)
+        let now = clock.nowMillis
+        let offset = settings.chatHistory ? 0 : now
+        return try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories)
+            try context.access.requireView(channelURL)
+            guard context.record.isPublic else { throw ParleyError.forbidden("Only public channels can be joined; ask for an invitation.") }
+            try requireAccessCode(context, accessCode, actor)
+            try requireUsersExist([userID], repositories)
+            switch try repositories.groupChannelMembers.state(channelURL, userID)?.state {
+            case .joined: break
+            case .invited:
+                try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
+            case nil:
+                let member = NewMember(userID: userID, state: .joined, isOperator: false, inviterID: nil, tsMessageOffset: offset)
+                try repositories.groupChannelMembers.insert(channelURL, [member], now: now)
+            }
+            try repositories.groupChannels.refreshCounts([channelURL])
+            try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
+            return try repositories.groupChannelReader.views([channelURL], viewerID: userID)[0]
+        }
+    }
+
+    /// The users leave this channel, or with `leaveAll` every channel they are in. A member
+    /// leaving ends distinctness; an empty channel stays until the admin deletes it.
+    public func leave(_ actor: Actor, _ channelURL: String, userIDs: [String], leaveAll: Bool) async throws {
+        for userID in userIDs { try actor.requireActingAs(userID) }
+        try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories)
+            try context.access.requireView(channelURL)
+            for userID in userIDs {
+                try repositories.groupChannelMembers.leave(userID, channelURLs: leaveAll ? nil : [channelURL])
+            }
+        }
+    }
+
+    private func requireInvited(_ channelURL: String, _ userID: String, _ repositories: Repositories) throws {
+        guard try repositories.groupChannelMembers.state(channelURL, userID)?.state == .invited else {
+            throw ParleyError.invalidValue("user_id", "\"\(userID)\" has no pending invitation to this channel")
+        }
+    }
+
+    private func requireAccessCode(_ context: ChannelContext, _ accessCode: String?, _ actor: Actor) throws {
+        guard let hash = context.record.accessCodeHash, !actor.isAdmin else { return }
+        guard SecretHashing.accessCodeMatches(accessCode, hash: hash) else {
+            throw ParleyError.forbidden("The access code is missing or wrong.")
+        }
+    }
+
+    private func requireWithinLimit(_ channelURL: String, isSuper: Bool, _ repositories: Repositories) throws {
+        let limit = settings.memberLimit(isSuper: isSuper)
+        guard try repositories.groupChannels.find(channelURL)?.memberCount ?? 0 <= limit else {
+            throw ParleyError.tooMany("A channel may have at most \(limit) members.")
+        }
+    }
+}
+
+/// 400/400201 naming the ids that are not users.
+func requireUsersExist(_ userIDs: [String], _ repositories: Repositories) throws {
+    let known = Set(try repositories.groupChannelReader.basicUsers(userIDs).map(\.userID))
+    let unknown = userIDs.filter { !known.contains($0) }
+    guard unknown.isEmpty else { throw ParleyError.unknownReference("Users not found: \(unknown.joined(separator: ", ")).") }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Who may see and change a group channel (API.md §1.7, §3): the rules, apart from any storage.
+public struct ChannelAccess: Sendable {
+    public let actor: Actor
+    public let isPublic: Bool
+    /// The acting user's membership state, when the actor is a user and a member.
+    public let state: MemberState?
+    public let isOperator: Bool
+
+    public init(actor: Actor, isPublic: Bool, state: MemberState?, isOperator: Bool) {
+        self.actor = actor
+        self.isPublic = isPublic
+        self.state = state
+        self.isOperator = isOperator
+    }
+
+    /// The admin, any member (joined or invited), and everyone for a public channel.
+    public var canView: Bool { actor.isAdmin || isPublic || state != nil }
+
+    /// Change, freeze, delete, operators, metadata writes: the admin and joined operators.
+    public var canManage: Bool { actor.isAdmin || (state == .joined && isOperator) }
+
+    /// 404 for a channel the caller may not see, so that private channels do not leak.
+    public func requireView(_ channelURL: String) throws {
+        guard canView else { throw ChannelAccess.notFound(channelURL) }
+    }
+
+    /// 404 when the caller may not see the channel, 403 when they see it but may not manage it.
+    public func requireManage(_ channelURL: String) throws {
+        try requireView(channelURL)
+        guard canManage else { throw ParleyError.forbidden("Only operators of \"\(channelURL)\" may do this.") }
+    }
+
+    /// Inviting needs the admin or a joined member.
+    public func requireInvite(_ channelURL: String) throws {
+        try requireView(channelURL)
+        guard actor.isAdmin || state == .joined else { throw ParleyError.forbidden("Only members may invite to \"\(channelURL)\".") }
+    }
+
+    public static func notFound(_ channelURL: String) -> ParleyError {
+        ParleyError.notFound("Channel \"\(channelURL)\" not found.")
+    }
+}
+
+extension SecretHashing {
+    /// The stored form of a channel access code.
+    public static func accessCodeHash(_ code: String) -> String {
+        sha256(code).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Whether `code` matches the stored hash, compared in constant time.
+    public static func accessCodeMatches(_ code: String?, hash: String) -> Bool {
+        guard let code else { return false }
+        return constantTimeEquals(Data(accessCodeHash(code).utf8), Data(hash.utf8))
+    }
+}

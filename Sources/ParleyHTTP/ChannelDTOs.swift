@@ -1,0 +1,111 @@
+import ParleyCore
+
+/// The basic user form embedded in other resources (API.md §2.1).
+struct BasicUserDTO: JSONWritable {
+    let user: BasicUser
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("user_id", user.userID)
+            json.field("nickname", user.nickname)
+            json.field("profile_url", user.profileURL)
+            json.field("is_active", user.isActive)
+        }
+    }
+}
+
+/// The group channel resource (API.md §3.1), with the viewer's per-user fields when a viewer is known.
+struct ChannelDTO: JSONWritable {
+    let view: ChannelView
+    /// The configured user message length limit.
+    let maxMessageLength: Int
+
+    func write(to json: inout JSONWriter) {
+        let channel = view.channel
+        json.object { json in
+            json.field("channel_url", channel.channelURL)
+            json.field("name", channel.name)
+            json.field("cover_url", channel.coverURL)
+            json.field("custom_type", channel.customType)
+            json.field("data", channel.data)
+            json.field("is_distinct", channel.isDistinct)
+            json.field("is_public", channel.isPublic)
+            json.field("is_super", channel.isSuper)
+            json.field("is_ephemeral", channel.isEphemeral)
+            json.field("is_access_code_required", channel.isAccessCodeRequired)
+            json.field("freeze", channel.freeze)
+            json.field("member_count", channel.memberCount)
+            json.field("joined_member_count", channel.joinedMemberCount)
+            json.field("max_length_message", maxMessageLength)
+            json.field("created_at", channel.createdAt)
+            json.key("created_by")
+            if let creator = channel.createdBy { json.value(BasicUserDTO(user: creator)) } else { json.null() }
+            json.key("operators")
+            json.array { json in channel.operators.forEach { json.value(BasicUserDTO(user: $0)) } }
+            json.key("last_message")
+            json.null()
+            if let members = view.members {
+                json.key("members")
+                json.array { json in members.forEach { json.value(MemberDTO(member: $0)) } }
+            }
+            if view.viewerID != nil { writeViewerFields(&json) }
+        }
+    }
+
+    private func writeViewerFields(_ json: inout JSONWriter) {
+        let membership = view.membership
+        json.field("member_state", membership?.state.rawValue ?? "none")
+        json.field("my_role", membership?.isOperator == true ? "operator" : "none")
+        let hidden = membership?.hiddenState ?? .unhidden
+        json.field("is_hidden", hidden != .unhidden)
+        json.field("hidden_state", hidden.name)
+        // Read positions and unread counts arrive with messages; until a channel has messages
+        // they are zero.
+        json.field("user_last_read", Int64(0))
+        json.field("ts_message_offset", membership?.tsMessageOffset ?? 0)
+        json.field("unread_message_count", 0)
+        json.field("unread_mention_count", 0)
+        json.field("invited_at", membership?.invitedAt ?? 0)
+        json.field("joined_ts", membership?.joinedAt ?? 0)
+        json.key("inviter")
+        if let inviter = membership?.inviter { json.value(BasicUserDTO(user: inviter)) } else { json.null() }
+    }
+}
+
+/// A member in a channel's member list (API.md §3.4).
+struct MemberDTO: JSONWritable {
+    let member: Member
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("user_id", member.user.userID)
+            json.field("nickname", member.user.nickname)
+            json.field("profile_url", member.user.profileURL)
+            json.field("is_active", member.user.isActive)
+            json.field("state", member.state.rawValue)
+            json.field("role", member.isOperator ? "operator" : "none")
+            json.field("is_online", false)
+            json.field("last_seen_at", member.lastSeenAt)
+            // Mutes arrive with moderation; receipts with messages.
+            json.field("is_muted", false)
+            json.field("muted_end_at", 0)
+            json.field("read_ts", 0)
+            json.field("delivered_ts", 0)
+        }
+    }
+}
+
+/// `{ "<key>": [items], "next": "…" }`: every paginated list.
+struct ListDTO<Item: JSONWritable>: JSONWritable {
+    let key: String
+    let items: [Item]
+    let next: String
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key(key)
+            json.array { json in items.forEach { json.value($0) } }
+            json.field("next", next)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Hummingbird
+import ParleyChat
+import ParleyCore
+
+/// A member's own view of their channels (API.md §3.5, §3.6, §3.8).
+struct ChannelPreferenceController {
+    let preferences: ChannelPreferenceService
+    let lists: ChannelListService
+    let channelDTO: @Sendable (ChannelView) -> ChannelDTO
+    let maxBodyBytes: Int
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.put, "/v3/group_channels/{channel_url}/hide", hide),
+            Endpoint(.delete, "/v3/group_channels/{channel_url}/hide", unhide),
+            Endpoint(.put, "/v3/group_channels/{channel_url}/reset_user_history", resetHistory),
+            Endpoint(.get, "/v3/users/{user_id}/my_group_channels", myChannels),
+        ]
+    }
+
+    @Sendable func hide(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        try await preferences.hide(
+            action.actor, action.channelURL, userID: action.userID,
+            allowAutoUnhide: try action.body.bool("allow_auto_unhide") ?? true,
+            hidePreviousMessages: try action.body.bool("hide_previous_messages") ?? false,
+            hideAll: try action.body.bool("should_hide_all") ?? false
+        )
+        return JSONResponse.empty()
+    }
+
+    /// DELETE …/hide takes `user_id` and `should_unhide_all` from the body or the query string.
+    @Sendable func unhide(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        let unhideAll = try action.body.bool("should_unhide_all") ?? QueryParameters(request).bool("should_unhide_all", default: false)
+        try await preferences.unhide(action.actor, action.channelURL, userID: action.userID, unhideAll: unhideAll)
+        return JSONResponse.empty()
+    }
+
+    @Sendable func resetHistory(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        let offset = try await preferences.resetHistory(action.actor, action.channelURL, userID: action.userID, resetAll: try action.body.bool("reset_all") ?? false)
+        return JSONResponse.make(OffsetDTO(ts_message_offset: offset))
+    }
+
+    @Sendable func myChannels(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let (limit, token) = try query.page()
+        let page = try await lists.myChannels(
+            try context.requireActor(), userID: try context.pathParameter("user_id"),
+            filter: try query.channelFilter(defaultHiddenMode: .unhiddenOnly), limit: limit, pageToken: token
+        )
+        return JSONResponse.make(ListDTO(key: "channels", items: page.items.map(channelDTO), next: page.next))
+    }
+}
+
+struct OffsetDTO: JSONWritable {
+    let ts_message_offset: Int64
+
+    func write(to json: inout JSONWriter) {
+        json.object { $0.field("ts_message_offset", ts_message_offset) }
+    }
+}

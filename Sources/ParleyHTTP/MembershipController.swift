@@ -1,0 +1,108 @@
+import Hummingbird
+import ParleyChat
+import ParleyCore
+
+/// Membership of a group channel (API.md §3.4): invitations, joining, leaving, the members list.
+struct MembershipController {
+    let memberships: MembershipService
+    let memberLists: MemberListService
+    let channelDTO: @Sendable (ChannelView) -> ChannelDTO
+    let maxBodyBytes: Int
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.post, "/v3/group_channels/{channel_url}/invite", invite),
+            Endpoint(.put, "/v3/group_channels/{channel_url}/accept", accept),
+            Endpoint(.put, "/v3/group_channels/{channel_url}/decline", decline),
+            Endpoint(.put, "/v3/group_channels/{channel_url}/join", join),
+            Endpoint(.put, "/v3/group_channels/{channel_url}/leave", leave),
+            Endpoint(.get, "/v3/group_channels/{channel_url}/members", members),
+            Endpoint(.get, "/v3/group_channels/{channel_url}/members/{user_id}", member),
+        ]
+    }
+
+    @Sendable func invite(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
+        guard let userIDs = try body.stringList("user_ids") else { throw ParleyError.missing("user_ids") }
+        let view = try await memberships.invite(
+            try context.requireActor(), try context.pathParameter("channel_url"),
+            userIDs: try Validation.userIDs(userIDs, field: "user_ids"),
+            inviterID: try body.string("inviter_id").map { try Validation.userID($0, field: "inviter_id") }
+        )
+        return JSONResponse.make(channelDTO(view))
+    }
+
+    @Sendable func accept(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        let view = try await memberships.accept(action.actor, action.channelURL, userID: action.userID, accessCode: try action.body.string("access_code"))
+        return JSONResponse.make(channelDTO(view))
+    }
+
+    @Sendable func decline(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        try await memberships.decline(action.actor, action.channelURL, userID: action.userID)
+        return JSONResponse.empty()
+    }
+
+    @Sendable func join(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        let view = try await memberships.join(action.actor, action.channelURL, userID: action.userID, accessCode: try action.body.string("access_code"))
+        return JSONResponse.make(channelDTO(view))
+    }
+
+    @Sendable func leave(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let actor = try context.requireActor()
+        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
+        var userIDs = try body.stringList("user_ids") ?? []
+        if userIDs.isEmpty, let own = actor.userID { userIDs = [own] }
+        guard !userIDs.isEmpty else { throw ParleyError.missing("user_ids") }
+        try await memberships.leave(
+            actor, try context.pathParameter("channel_url"), userIDs: try Validation.userIDs(userIDs, field: "user_ids"),
+            leaveAll: try body.bool("should_leave_all") ?? false
+        )
+        return JSONResponse.empty()
+    }
+
+    @Sendable func members(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let (limit, token) = try query.page()
+        var filter = MemberFilter()
+        filter.state = try query.choice("member_state_filter", default: MemberStateFilter.all)
+        switch query.string("operator_filter") ?? "all" {
+        case "all": filter.operators = nil
+        case "operator": filter.operators = true
+        case "nonoperator": filter.operators = false
+        default: throw ParleyError.invalidValue("operator_filter", "must be one of all, operator, nonoperator")
+        }
+        // Nobody can be muted until moderation exists, so "muted" is an empty list, not an error.
+        let muted = query.string("muted_member_filter") ?? "all"
+        guard ["all", "muted", "unmuted"].contains(muted) else {
+            throw ParleyError.invalidValue("muted_member_filter", "must be one of all, muted, unmuted")
+        }
+        filter.order = try query.choice("order", default: MemberOrder.memberNicknameAlphabetical)
+        let page = try await memberLists.members(
+            try context.requireActor(), try context.pathParameter("channel_url"), filter: filter, limit: limit, pageToken: token
+        )
+        let items = muted == "muted" ? [] : page.items
+        return JSONResponse.make(ListDTO(key: "members", items: items.map(MemberDTO.init), next: muted == "muted" ? "" : page.next))
+    }
+
+    @Sendable func member(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let state = try await memberLists.state(
+            try context.requireActor(), try context.pathParameter("channel_url"), userID: try context.pathParameter("user_id")
+        )
+        return JSONResponse.make(MemberCheckDTO(state: state))
+    }
+}
+
+/// `{ "is_member": true, "state": "joined" }`
+struct MemberCheckDTO: JSONWritable {
+    let state: MemberState?
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("is_member", state != nil)
+            json.field("state", state?.rawValue ?? "none")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import ParleyCore
+import Postgres
+
+/// A new member row.
+public struct NewMember: Sendable {
+    public let userID: String
+    public let state: MemberState
+    public let isOperator: Bool
+    public let inviterID: String?
+    public let tsMessageOffset: Int64
+
+    public init(userID: String, state: MemberState, isOperator: Bool, inviterID: String?, tsMessageOffset: Int64) {
+        self.userID = userID
+        self.state = state
+        self.isOperator = isOperator
+        self.inviterID = inviterID
+        self.tsMessageOffset = tsMessageOffset
+    }
+}
+
+/// SQL for `group_channel_members`.
+public struct GroupChannelMemberRepository {
+    let connection: PostgresConnection
+
+    /// Adds members that are not members yet; returns the ids actually added.
+    @discardableResult
+    public func insert(_ channelURL: String, _ members: [NewMember], now: Int64) throws -> [String] {
+        guard !members.isEmpty else { return [] }
+        let rows = try connection.query(
+            """
+            INSERT INTO group_channel_members (channel_url, user_id, state, is_operator, invited_at, joined_at, inviter_id,
+                ts_message_offset, channel_created_at, activity_at, name_sort_key)
+            SELECT c.channel_url, n.user_id, n.state, n.is_operator, $7, CASE WHEN n.state = 'joined' THEN $7 ELSE 0 END,
+                NULLIF(n.inviter_id, ''), n.offset_ts, c.created_at, c.activity_at, c.name_sort_key
+            FROM group_channels c,
+                unnest($2::text[], $3::text[], $4::boolean[], $5::text[], $6::bigint[]) AS n(user_id, state, is_operator, inviter_id, offset_ts)
+            WHERE c.channel_url = $1
+            ON CONFLICT (channel_url, user_id) DO NOTHING
+            RETURNING user_id
+            """,
+            [channelURL, members.map(\.userID), members.map(\.state.rawValue), members.map { $0.isOperator ? "t" : "f" },
+             members.map { $0.inviterID ?? "" }, members.map { String($0.tsMessageOffset) }, now]
+        )
+        return try rows.map { try $0.decode("user_id", as: String.self) }
+    }
+
+    /// The member's state, or nil when they are not a member.
+    public func state(_ channelURL: String, _ userID: String) throws -> (state: MemberState, isOperator: Bool)? {
+        try connection.query(
+            "SELECT state, is_operator FROM group_channel_members WHERE channel_url = $1 AND user_id = $2", [channelURL, userID]
+        ).first.map { row in
+            (MemberState(rawValue: try row.decode("state")) ?? .joined, try row.decode("is_operator"))
+        }
+    }
+
+    /// Turns an invitation into membership.
+    public func join(_ channelURL: String, _ userID: String, now: Int64, tsMessageOffset: Int64) throws {
+        try connection.query(
+            """
+            UPDATE group_channel_members SET state = 'joined', joined_at = $3, ts_message_offset = GREATEST(ts_message_offset, $4)
+            WHERE channel_url = $1 AND user_id = $2
+            """,
+            [channelURL, userID, now, tsMessageOffset]
+        )
+    }
+
+    /// Removes members; returns the ids that were members.
+    @discardableResult
+    public func remove(_ channelURL: String, _ userIDs: [String]) throws -> [String] {
+        try connection.query(
+            "DELETE FROM group_channel_members WHERE channel_url = $1 AND user_id = ANY($2::text[]) RETURNING user_id",
+            [channelURL, userIDs]
+        ).map { try $0.decode("user_id", as: String.self) }
+    }
+
+    /// The user leaves these channels (all of theirs when nil): member rows go, each channel they
+    /// left stops being distinct, and the counts are redone.
+    public func leave(_ userID: String, channelURLs: [String]?) throws {
+        let left = try connection.query(
+            """
+            DELETE FROM group_channel_members
+            WHERE user_id = $1 AND ($2::text[] IS NULL OR channel_url = ANY($2::text[]))
+            RETURNING channel_url
+            """,
+            [userID, channelURLs]
+        ).map { try $0.decode("channel_url", as: String.self) }
+        guard !left.isEmpty else { return }
+        let channels = GroupChannelRepository(connection: connection)
+        try channels.endDistinct(left)
+        try channels.refreshCounts(left)
+    }
+
+    /// Every channel the user is a member of (joined or invited).
+    public func channelURLs(of userID: String) throws -> [String] {
+        try connection.query("SELECT channel_url FROM group_channel_members WHERE user_id = $1", [userID])
+            .map { try $0.decode("channel_url", as: String.self) }
+    }
+
+    /// Makes members operators or not; returns the ids that were members.
+    @discardableResult
+    public func setOperator(_ channelURL: String, _ userIDs: [String], _ isOperator: Bool) throws -> [String] {
+        try connection.query(
+            "UPDATE group_channel_members SET is_operator = $3 WHERE channel_url = $1 AND user_id = ANY($2::text[]) RETURNING user_id",
+            [channelURL, userIDs, isOperator]
+        ).map { try $0.decode("user_id", as: String.self) }
+    }
+
+    public func setHidden(_ channelURLs: [String], _ userID: String, _ state: HiddenState, hideMessagesBefore: Int64?) throws {
+        try connection.query(
+            """
+            UPDATE group_channel_members SET hidden_state = $3,
+                messages_hidden_before = COALESCE($4, messages_hidden_before)
+            WHERE channel_url = ANY($1::text[]) AND user_id = $2
+            """,
+            [channelURLs, userID, state.rawValue, hideMessagesBefore]
+        )
+    }
+
+    /// The member no longer sees messages sent before `now`.
+    public func resetHistory(_ channelURLs: [String], _ userID: String, now: Int64) throws {
+        try connection.query(
+            "UPDATE group_channel_members SET ts_message_offset = $3 WHERE channel_url = ANY($1::text[]) AND user_id = $2",
+            [channelURLs, userID, now]
+        )
+    }
+
+    /// A page of members after (`sortKey`, `userID`), with their sort keys for the next token.
+    public func list(_ channelURL: String, _ filter: MemberFilter, after: [String]?, limit: Int) throws -> [(member: Member, position: [String])] {
+        var sql = SQLBuilder()
+        let url = sql.bind(channelURL)
+        sql.where("m.channel_url = \(url)")
+        switch filter.state {
+        case .all: break
+        case .joinedOnly: sql.where("m.state = 'joined'")
+        case .invitedOnly: sql.where("m.state = 'invited'")
+        }
+        if let operators = filter.operators { sql.where(operators ? "m.is_operator" : "NOT m.is_operator") }
+        // Operators first means rank 0 for operators; the nickname order alone ranks everyone 0.
+        let rank = filter.order == .operatorThenMemberAlphabetical ? "(CASE WHEN m.is_operator THEN 0 ELSE 1 END)" : "0"
+        if let after, after.count == 3 {
+            sql.where("(\(rank), u.nickname, u.user_id) > (\(sql.bind(Int(after[0]) ?? 0))::int, \(sql.bind(after[1]))::text COLLATE \"C\", \(sql.bind(after[2]))::text)")
+        }
+        let rows = try connection.query(
+            """
+            SELECT \(rank) AS rank, u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, m.state, m.is_operator
+            FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
+            \(sql.whereClause)
+            ORDER BY 1, u.nickname COLLATE "C", u.user_id LIMIT \(sql.bind(limit))
+            """,
+            sql.parameters
+        )
+        return try rows.map { row in
+            let member = Member(
+                user: try GroupChannelReader.basicUser(row),
+                state: MemberState(rawValue: try row.decode("state")) ?? .joined,
+                isOperator: try row.decode("is_operator"),
+                lastSeenAt: try row.decode("last_seen_at")
+            )
+            return (member, [String(try row.decode("rank", as: Int.self)), member.user.nickname, member.user.userID])
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import ParleyCore
+import Postgres
+
+/// Reads whole channels for responses: a few batched queries per page, never one per channel.
+public struct GroupChannelReader {
+    let connection: PostgresConnection
+
+    /// The channels with these urls, in the given order, with operators, the creator and the
+    /// viewer's membership attached.
+    public func views(_ channelURLs: [String], viewerID: String?) throws -> [ChannelView] {
+        guard !channelURLs.isEmpty else { return [] }
+        let rows = try connection.query(
+            """
+            SELECT c.channel_url, c.name, c.cover_url, c.custom_type, c.data, c.is_distinct, c.is_public, c.is_super,
+                c.is_ephemeral, c.access_code_hash IS NOT NULL AS is_access_code_required, c.freeze, c.member_count,
+                c.joined_member_count, c.created_at, c.created_by,
+                cu.nickname AS creator_nickname, cu.profile_url AS creator_profile_url, cu.is_active AS creator_is_active
+            FROM group_channels c LEFT JOIN users cu ON cu.user_id = c.created_by
+            WHERE c.channel_url = ANY($1::text[])
+            """,
+            [channelURLs]
+        )
+        let operators = try self.operators(channelURLs)
+        let memberships = try viewerID.map { try self.memberships(channelURLs, userID: $0) } ?? [:]
+        var channels: [String: GroupChannel] = [:]
+        for index in 0..<rows.count {
+            let row = rows[index]
+            let url: String = try row.decode("channel_url")
+            let creator: BasicUser? = try row.decodeIfPresent("creator_nickname", as: String.self).map { nickname in
+                BasicUser(userID: try row.decode("created_by"), nickname: nickname,
+                          profileURL: try row.decode("creator_profile_url"), isActive: try row.decode("creator_is_active"))
+            }
+            channels[url] = GroupChannel(
+                channelURL: url, name: try row.decode("name"), coverURL: try row.decode("cover_url"),
+                customType: try row.decode("custom_type"), data: try row.decode("data"),
+                isDistinct: try row.decode("is_distinct"), isPublic: try row.decode("is_public"),
+                isSuper: try row.decode("is_super"), isEphemeral: try row.decode("is_ephemeral"),
+                isAccessCodeRequired: try row.decode("is_access_code_required"), freeze: try row.decode("freeze"),
+                memberCount: try row.decode("member_count"), joinedMemberCount: try row.decode("joined_member_count"),
+                createdAt: try row.decode("created_at"), createdBy: creator, operators: operators[url] ?? []
+            )
+        }
+        return channelURLs.compactMap { url in
+            channels[url].map { ChannelView(channel: $0, viewerID: viewerID, membership: memberships[url], members: nil) }
+        }
+    }
+
+    /// Operators of each channel, in user_id order.
+    func operators(_ channelURLs: [String]) throws -> [String: [BasicUser]] {
+        let rows = try connection.query(
+            """
+            SELECT m.channel_url, u.user_id, u.nickname, u.profile_url, u.is_active
+            FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
+            WHERE m.channel_url = ANY($1::text[]) AND m.is_operator
+            ORDER BY m.channel_url, u.user_id
+            """,
+            [channelURLs]
+        )
+        var operators: [String: [BasicUser]] = [:]
+        for index in 0..<rows.count {
+            operators[try rows[index].decode("channel_url"), default: []].append(try Self.basicUser(rows[index]))
+        }
+        return operators
+    }
+
+    /// One user's memberships in these channels.
+    public func memberships(_ channelURLs: [String], userID: String) throws -> [String: Membership] {
+        let rows = try connection.query(
+            """
+            SELECT m.channel_url, m.user_id, m.state, m.is_operator, m.hidden_state, m.invited_at, m.joined_at,
+                m.ts_message_offset, m.inviter_id, iu.nickname AS inviter_nickname, iu.profile_url AS inviter_profile_url,
+                iu.is_active AS inviter_is_active
+            FROM group_channel_members m LEFT JOIN users iu ON iu.user_id = m.inviter_id
+            WHERE m.channel_url = ANY($1::text[]) AND m.user_id = $2
+            """,
+            [channelURLs, userID]
+        )
+        var memberships: [String: Membership] = [:]
+        for index in 0..<rows.count {
+            let row = rows[index]
+            let inviter: BasicUser? = try row.decodeIfPresent("inviter_nickname", as: String.self).map { nickname in
+                BasicUser(userID: try row.decode("inviter_id"), nickname: nickname,
+                          profileURL: try row.decode("inviter_profile_url"), isActive: try row.decode("inviter_is_active"))
+            }
+            memberships[try row.decode("channel_url")] = Membership(
+                userID: try row.decode("user_id"),
+                state: MemberState(rawValue: try row.decode("state")) ?? .joined,
+                isOperator: try row.decode("is_operator"),
+                hiddenState: HiddenState(rawValue: try row.decode("hidden_state")) ?? .unhidden,
+                invitedAt: try row.decode("invited_at"),
+                joinedAt: try row.decode("joined_at"),
+                inviter: inviter,
+                tsMessageOffset: try row.decode("ts_message_offset")
+            )
+        }
+        return memberships
+    }
+
+    /// Users by id, in the order asked, skipping unknown ids.
+    public func basicUsers(_ userIDs: [String]) throws -> [BasicUser] {
+        let rows = try connection.query(
+            "SELECT user_id, nickname, profile_url, is_active FROM users WHERE user_id = ANY($1::text[])", [userIDs]
+        )
+        let users = try rows.map(Self.basicUser)
+        let byID = Dictionary(users.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
+        return userIDs.compactMap { byID[$0] }
+    }
+
+    static func basicUser(_ row: PostgresRow) throws -> BasicUser {
+        BasicUser(
+            userID: try row.decode("user_id"), nickname: try row.decode("nickname"),
+            profileURL: try row.decode("profile_url"), isActive: try row.decode("is_active")
+        )
+    }
+}
