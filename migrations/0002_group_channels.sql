@@ -12,7 +12,7 @@ CREATE TABLE group_channels (
     is_ephemeral            boolean NOT NULL DEFAULT false,
     -- SHA-256 (hex) of the access code; NULL when the channel has none.
     access_code_hash        text,
-    freeze                  boolean NOT NULL DEFAULT false,
+    is_frozen               boolean NOT NULL DEFAULT false,
     member_count            integer NOT NULL DEFAULT 0,
     joined_member_count     integer NOT NULL DEFAULT 0,
     created_at              bigint  NOT NULL,

@@ -30,7 +30,7 @@ public struct GroupChannelMemberRepository {
             """
             INSERT INTO group_channel_members (channel_url, user_id, state, is_operator, invited_at, joined_at, inviter_id,
                 ts_message_offset, channel_created_at, activity_at, name_sort_key)
-            SELECT c.channel_url, n.user_id, n.state, n.is_operator, $7, CASE WHEN n.state = 'joined' THEN $7 ELSE 0 END,
+            SELECT c.channel_url, n.user_id, n.state, n.is_operator, $7::bigint, CASE WHEN n.state = 'joined' THEN $7::bigint ELSE 0 END,
                 NULLIF(n.inviter_id, ''), n.offset_ts, c.created_at, c.activity_at, c.name_sort_key
             FROM group_channels c,
                 unnest($2::text[], $3::text[], $4::boolean[], $5::text[], $6::bigint[]) AS n(user_id, state, is_operator, inviter_id, offset_ts)

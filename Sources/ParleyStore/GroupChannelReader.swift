@@ -12,7 +12,7 @@ public struct GroupChannelReader {
         let rows = try connection.query(
             """
             SELECT c.channel_url, c.name, c.cover_url, c.custom_type, c.data, c.is_distinct, c.is_public, c.is_super,
-                c.is_ephemeral, c.access_code_hash IS NOT NULL AS is_access_code_required, c.freeze, c.member_count,
+                c.is_ephemeral, c.access_code_hash IS NOT NULL AS is_access_code_required, c.is_frozen, c.member_count,
                 c.joined_member_count, c.created_at, c.created_by,
                 cu.nickname AS creator_nickname, cu.profile_url AS creator_profile_url, cu.is_active AS creator_is_active
             FROM group_channels c LEFT JOIN users cu ON cu.user_id = c.created_by
@@ -35,7 +35,7 @@ public struct GroupChannelReader {
                 customType: try row.decode("custom_type"), data: try row.decode("data"),
                 isDistinct: try row.decode("is_distinct"), isPublic: try row.decode("is_public"),
                 isSuper: try row.decode("is_super"), isEphemeral: try row.decode("is_ephemeral"),
-                isAccessCodeRequired: try row.decode("is_access_code_required"), freeze: try row.decode("freeze"),
+                isAccessCodeRequired: try row.decode("is_access_code_required"), freeze: try row.decode("is_frozen"),
                 memberCount: try row.decode("member_count"), joinedMemberCount: try row.decode("joined_member_count"),
                 createdAt: try row.decode("created_at"), createdBy: creator, operators: operators[url] ?? []
             )

@@ -89,13 +89,13 @@ public struct GroupChannelRepository {
     public func find(_ channelURL: String, forUpdate: Bool = false) throws -> GroupChannelRecord? {
         let lock = forUpdate ? " FOR UPDATE" : ""
         return try connection.query(
-            "SELECT channel_url, is_distinct, is_public, is_super, access_code_hash, freeze, member_count FROM group_channels WHERE channel_url = $1\(lock)",
+            "SELECT channel_url, is_distinct, is_public, is_super, access_code_hash, is_frozen, member_count FROM group_channels WHERE channel_url = $1\(lock)",
             [channelURL]
         ).first.map { row in
             GroupChannelRecord(
                 channelURL: try row.decode("channel_url"), isDistinct: try row.decode("is_distinct"),
                 isPublic: try row.decode("is_public"), isSuper: try row.decode("is_super"),
-                accessCodeHash: try row.decodeIfPresent("access_code_hash"), freeze: try row.decode("freeze"),
+                accessCodeHash: try row.decodeIfPresent("access_code_hash"), freeze: try row.decode("is_frozen"),
                 memberCount: try row.decode("member_count")
             )
         }
@@ -128,7 +128,7 @@ public struct GroupChannelRepository {
     }
 
     public func setFreeze(_ channelURL: String, _ freeze: Bool) throws {
-        try connection.query("UPDATE group_channels SET freeze = $2 WHERE channel_url = $1", [channelURL, freeze])
+        try connection.query("UPDATE group_channels SET is_frozen = $2 WHERE channel_url = $1", [channelURL, freeze])
     }
 
     /// A change of members ends distinctness: the channel is no longer "the" channel of its old set.
