@@ -58,20 +58,28 @@ public struct GroupChannelService: Sendable {
         }
     }
 
-    /// The channel as `viewerID` (or the session user) sees it, with its members when asked.
-    public func get(_ actor: Actor, _ channelURL: String, viewerID: String?, showMembers: Bool) async throws -> ChannelView {
+    /// The channel as `viewerID` (or the session user) sees it, with its members and the joined
+    /// members' receipts when asked.
+    public func get(
+        _ actor: Actor, _ channelURL: String, viewerID: String?, showMembers: Bool,
+        showReadReceipt: Bool = false, showDeliveryReceipt: Bool = false
+    ) async throws -> ChannelView {
         let viewer = try actor.viewer(named: viewerID)
+        let memberLimit = settings.limits.superGroupMembers
         return try await store.read { repositories in
             let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             guard let view = try repositories.groupChannelReader.views([channelURL], viewerID: viewer).first else {
                 throw ChannelAccess.notFound(channelURL)
             }
-            guard showMembers else { return view }
-            var filter = MemberFilter()
-            filter.order = .memberNicknameAlphabetical
-            let members = try repositories.groupChannelMembers.list(channelURL, filter, after: nil, limit: settings.limits.superGroupMembers)
-            return ChannelView(channel: view.channel, viewerID: viewer, membership: view.membership, members: members.map(\.member))
+            let members = showMembers || showReadReceipt || showDeliveryReceipt
+                ? try repositories.groupChannelMembers.list(channelURL, MemberFilter(), after: nil, limit: memberLimit).map(\.member)
+                : nil
+            return ChannelView(
+                channel: view.channel, viewerID: viewer, membership: view.membership, members: showMembers ? members : nil,
+                receiptMemberIDs: members?.filter { $0.state == .joined }.map(\.user.userID),
+                showReadReceipt: showReadReceipt, showDeliveryReceipt: showDeliveryReceipt
+            )
         }
     }
 

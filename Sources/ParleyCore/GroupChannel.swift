@@ -124,12 +124,22 @@ public struct ChannelView: Sendable {
     public let viewerID: String?
     public let membership: Membership?
     public let members: [Member]?
+    /// Joined members, when read or delivery receipts were asked for.
+    public let receiptMemberIDs: [String]?
+    public let showReadReceipt: Bool
+    public let showDeliveryReceipt: Bool
 
-    public init(channel: GroupChannel, viewerID: String?, membership: Membership?, members: [Member]?) {
+    public init(
+        channel: GroupChannel, viewerID: String?, membership: Membership?, members: [Member]?,
+        receiptMemberIDs: [String]? = nil, showReadReceipt: Bool = false, showDeliveryReceipt: Bool = false
+    ) {
         self.channel = channel
         self.viewerID = viewerID
         self.membership = membership
         self.members = members
+        self.receiptMemberIDs = receiptMemberIDs
+        self.showReadReceipt = showReadReceipt
+        self.showDeliveryReceipt = showDeliveryReceipt
     }
 }
 

@@ -48,9 +48,14 @@ struct ChannelDTO: JSONWritable {
                 json.key("members")
                 json.array { json in members.forEach { json.value(MemberDTO(member: $0)) } }
             }
+            // Read and delivery positions arrive with messages; until then every member's is 0.
+            if view.showReadReceipt { json.field("read_receipt", receipts) }
+            if view.showDeliveryReceipt { json.field("delivery_receipt", receipts) }
             if view.viewerID != nil { writeViewerFields(&json) }
         }
     }
+
+    private var receipts: ReceiptsDTO { ReceiptsDTO(userIDs: view.receiptMemberIDs ?? []) }
 
     private func writeViewerFields(_ json: inout JSONWriter) {
         let membership = view.membership
@@ -107,5 +112,14 @@ struct ListDTO<Item: JSONWritable>: JSONWritable {
             json.array { json in items.forEach { json.value($0) } }
             json.field("next", next)
         }
+    }
+}
+
+/// `{ "user_id": ts, … }` for the joined members.
+struct ReceiptsDTO: JSONWritable {
+    let userIDs: [String]
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in userIDs.forEach { json.field($0, Int64(0)) } }
     }
 }

@@ -62,11 +62,10 @@ struct GroupChannelController {
         let query = QueryParameters(request)
         let view = try await channels.get(
             try context.requireActor(), try context.pathParameter("channel_url"),
-            viewerID: query.string("user_id"), showMembers: try query.bool("show_member", default: false)
+            viewerID: query.string("user_id"), showMembers: try query.bool("show_member", default: false),
+            showReadReceipt: try query.bool("show_read_receipt", default: false),
+            showDeliveryReceipt: try query.bool("show_delivery_receipt", default: false)
         )
-        // Receipts arrive with messages; the flags are accepted (and checked) now.
-        _ = try query.bool("show_read_receipt", default: false)
-        _ = try query.bool("show_delivery_receipt", default: false)
         return JSONResponse.make(dto(view))
     }
 

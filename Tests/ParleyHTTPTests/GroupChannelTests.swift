@@ -140,3 +140,20 @@ import Testing
         }
     }
 }
+
+@Suite struct ChannelReceiptFieldTests {
+    @Test func receiptsListTheJoinedMembersWhenAsked() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("receipts", 3)
+            #expect(try await api.put("/v3/users/\(users[2])/channel_invitation_preference", ["auto_accept": false]).status == 200)
+            let url = try await api.createChannel(["user_ids": [users[1], users[2]]], as: users.session(0))
+            let plain = try await api.get("/v3/group_channels/\(url)", as: users.session(1))
+            #expect(plain["read_receipt"] == nil)
+            let asked = try await api.get("/v3/group_channels/\(url)?show_read_receipt=true&show_delivery_receipt=true", as: users.session(1))
+            #expect(Set((asked["read_receipt"] as? [String: Int] ?? [:]).keys) == [users[0], users[1]])
+            #expect(Set((asked["delivery_receipt"] as? [String: Int] ?? [:]).keys) == [users[0], users[1]])
+            #expect(asked["members"] == nil)
+            #expect(try await api.get("/v3/group_channels/\(url)?show_read_receipt=maybe").code == 400104)
+        }
+    }
+}
