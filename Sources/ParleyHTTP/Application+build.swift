@@ -13,7 +13,9 @@ struct Endpoints {
         let limits = container.config.limits
         let channelDTO: @Sendable (ChannelView) -> ChannelDTO = { ChannelDTO(view: $0, maxMessageLength: limits.messageLength) }
         authenticated = UserController(users: container.users, maxBodyBytes: maxBodyBytes).endpoints
-            + UserMetadataController(metadata: container.userMetadata, maxBodyBytes: maxBodyBytes).endpoints
+            + MetadataController(
+                service: container.userMetadata, ownerPath: "/v3/users/{user_id}", ownerParameter: "user_id", maxBodyBytes: maxBodyBytes
+            ).endpoints
             + GroupChannelController(channels: container.groupChannels, lists: container.channelLists, limits: limits).endpoints
             + MembershipController(
                 memberships: container.memberships, memberLists: container.memberLists, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes
@@ -22,7 +24,10 @@ struct Endpoints {
             + ChannelPreferenceController(
                 preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes
             ).endpoints
-            + ChannelMetadataController(metadata: container.channelMetadata, maxBodyBytes: maxBodyBytes).endpoints
+            + MetadataController(
+                service: container.channelMetadata, ownerPath: "/v3/group_channels/{channel_url}", ownerParameter: "channel_url",
+                maxBodyBytes: maxBodyBytes
+            ).endpoints
     }
 
     var table: RouteTable { RouteTable(endpoints: open + authenticated) }

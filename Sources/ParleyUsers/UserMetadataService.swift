@@ -20,17 +20,15 @@ public struct UserMetadataService: Sendable {
     }
 
     /// Adds new keys; 409/400202 when one of them exists already.
-    public func create(_ actor: Actor, _ userID: String, _ map: [String: String]) async throws -> [String: String] {
+    public func create(_ actor: Actor, _ userID: String, _ map: [String: String]) async throws {
         try actor.requireActingAs(userID)
         try await store.changingUser(userID) { try $0.userMetadata.add(userID, map) }
-        return map
     }
 
     /// Sets the given keys; with `upsert` false, every key must exist already (else 404/400201).
-    public func update(_ actor: Actor, _ userID: String, _ map: [String: String], upsert: Bool) async throws -> [String: String] {
+    public func update(_ actor: Actor, _ userID: String, _ map: [String: String], upsert: Bool) async throws {
         try actor.requireActingAs(userID)
         try await store.changingUser(userID) { try $0.userMetadata.set(userID, map, upsert: upsert) }
-        return map
     }
 
     public func delete(_ actor: Actor, _ userID: String, key: String) async throws {

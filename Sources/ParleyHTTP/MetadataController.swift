@@ -1,14 +1,31 @@
 import Hummingbird
 import ParleyChat
 import ParleyCore
+import ParleyUsers
 
-/// A group channel's metadata map (API.md §3.10): `/v3/group_channels/{channel_url}/metadata[/{key}]`.
-struct ChannelMetadataController {
-    let metadata: ChannelMetadataService
+/// A service owning string-map metadata: a user's or a channel's. Each checks its own permissions.
+protocol MetadataService: Sendable {
+    func all(_ actor: Actor, _ ownerID: String) async throws -> [String: String]
+    func value(_ actor: Actor, _ ownerID: String, key: String) async throws -> String
+    func create(_ actor: Actor, _ ownerID: String, _ map: [String: String]) async throws
+    func update(_ actor: Actor, _ ownerID: String, _ map: [String: String], upsert: Bool) async throws
+    func delete(_ actor: Actor, _ ownerID: String, key: String) async throws
+    func deleteAll(_ actor: Actor, _ ownerID: String) async throws
+}
+
+extension UserMetadataService: MetadataService {}
+extension ChannelMetadataService: MetadataService {}
+
+/// `…/metadata[/{key}]` for users (API.md §2.2) and group channels (§3.10).
+struct MetadataController<Service: MetadataService> {
+    let service: Service
+    /// The owner's path, e.g. `/v3/users/{user_id}`, and the name of its capture.
+    let ownerPath: String
+    let ownerParameter: String
     let maxBodyBytes: Int
 
     var endpoints: [Endpoint] {
-        let base = "/v3/group_channels/{channel_url}/metadata"
+        let base = ownerPath + "/metadata"
         return [
             Endpoint(.get, base, all),
             Endpoint(.post, base, create),
@@ -21,31 +38,31 @@ struct ChannelMetadataController {
     }
 
     @Sendable func all(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        JSONResponse.make(try await metadata.all(try context.requireActor(), try context.pathParameter("channel_url")))
+        JSONResponse.make(try await service.all(try context.requireActor(), try context.pathParameter(ownerParameter)))
     }
 
     @Sendable func create(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
         let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
         let map = try Validation.metadata(try body.requiredStringMap("metadata"))
-        try await metadata.create(try context.requireActor(), try context.pathParameter("channel_url"), map)
+        try await service.create(try context.requireActor(), try context.pathParameter(ownerParameter), map)
         return JSONResponse.make(map, status: .created)
     }
 
     @Sendable func update(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
         let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
         let map = try Validation.metadata(try body.requiredStringMap("metadata"))
-        try await metadata.update(try context.requireActor(), try context.pathParameter("channel_url"), map, upsert: try body.bool("upsert") ?? true)
+        try await service.update(try context.requireActor(), try context.pathParameter(ownerParameter), map, upsert: try body.bool("upsert") ?? true)
         return JSONResponse.make(map)
     }
 
     @Sendable func deleteAll(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        try await metadata.deleteAll(try context.requireActor(), try context.pathParameter("channel_url"))
+        try await service.deleteAll(try context.requireActor(), try context.pathParameter(ownerParameter))
         return JSONResponse.empty()
     }
 
     @Sendable func value(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
         let key = try context.pathParameter("key")
-        let value = try await metadata.value(try context.requireActor(), try context.pathParameter("channel_url"), key: key)
+        let value = try await service.value(try context.requireActor(), try context.pathParameter(ownerParameter), key: key)
         return JSONResponse.make([key: value])
     }
 
@@ -53,12 +70,12 @@ struct ChannelMetadataController {
         let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
         let key = try context.pathParameter("key")
         let map = try Validation.metadata([key: try body.requiredString("value")])
-        try await metadata.update(try context.requireActor(), try context.pathParameter("channel_url"), map, upsert: try body.bool("upsert") ?? true)
+        try await service.update(try context.requireActor(), try context.pathParameter(ownerParameter), map, upsert: try body.bool("upsert") ?? true)
         return JSONResponse.make(map)
     }
 
     @Sendable func delete(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        try await metadata.delete(try context.requireActor(), try context.pathParameter("channel_url"), key: try context.pathParameter("key"))
+        try await service.delete(try context.requireActor(), try context.pathParameter(ownerParameter), key: try context.pathParameter("key"))
         return JSONResponse.empty()
     }
 }
