@@ -59,9 +59,9 @@ func loadConfig() throws -> Config {
 }
 
 func makeLogger(_ config: Config) -> Logger {
-    var logger = Logger(label: "parley")
-    logger.logLevel = config.logLevel
-    return logger
+    let level = config.logLevel
+    LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level) }
+    return Logger(label: "parley")
 }
 
 /// Runs `body` on a connection of its own, outside any event loop.
