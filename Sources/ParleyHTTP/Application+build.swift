@@ -39,6 +39,7 @@ public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
     let router = Router(context: ParleyRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ErrorMiddleware(routes: endpoints.table, maxBodyBytes: container.config.limits.jsonBodyBytes))
+    router.add(middleware: NULRejectionMiddleware())
     for endpoint in endpoints.open {
         router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
     }

@@ -12,7 +12,7 @@ struct ChannelActionRequest {
     static func read(_ request: Request, _ context: ParleyRequestContext, maxBodyBytes: Int) async throws -> ChannelActionRequest {
         let actor = try context.requireActor()
         let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        guard let userID = try body.string("user_id") ?? QueryParameters(request).string("user_id") ?? actor.userID else {
+        guard let userID = try body.string("user_id") ?? QueryParameters(request).userID() ?? actor.userID else {
             throw ParleyError.missing("user_id")
         }
         return ChannelActionRequest(actor: actor, channelURL: try context.pathParameter("channel_url"), body: body, userID: userID)

@@ -19,7 +19,12 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as ParleyError {
             return Self.response(for: error)
         } catch let error as HTTPError {
-            return Self.response(for: translate(error, request: request, context: context))
+            var response = Self.response(for: translate(error, request: request, context: context))
+            if response.status == .methodNotAllowed {
+                // RFC 9110: a 405 lists the methods the resource does support.
+                response.headers[.allow] = routes.allowedMethods(for: request.uri.path).joined(separator: ", ")
+            }
+            return response
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             return Self.response(for: .bodyTooLarge(max: maxBodyBytes))
         } catch {
@@ -31,7 +36,7 @@ struct ErrorMiddleware: RouterMiddleware {
     private func translate(_ error: HTTPError, request: Request, context: Context) -> ParleyError {
         switch error.status {
         case .notFound where context.coreContext.endpointPath.value == "NotFound":
-            return routes.hasRoute(matching: request.uri.path) ? .methodNotAllowed : .routeNotFound
+            return routes.allowedMethods(for: request.uri.path).isEmpty ? .routeNotFound : .methodNotAllowed
         case .contentTooLarge:
             return .bodyTooLarge(max: maxBodyBytes)
         case .unauthorized:

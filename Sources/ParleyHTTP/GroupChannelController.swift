@@ -52,7 +52,7 @@ struct GroupChannelController {
         let query = QueryParameters(request)
         let (limit, token) = try query.page()
         let page = try await lists.channels(
-            try context.requireActor(), viewerID: query.string("user_id"),
+            try context.requireActor(), viewerID: try query.userID(),
             filter: try query.channelFilter(defaultHiddenMode: .all), limit: limit, pageToken: token
         )
         return JSONResponse.make(ListDTO(key: "channels", items: page.items.map(dto), next: page.next))
@@ -62,7 +62,7 @@ struct GroupChannelController {
         let query = QueryParameters(request)
         let view = try await channels.get(
             try context.requireActor(), try context.pathParameter("channel_url"),
-            viewerID: query.string("user_id"), showMembers: try query.bool("show_member", default: false),
+            viewerID: try query.userID(), showMembers: try query.bool("show_member", default: false),
             showReadReceipt: try query.bool("show_read_receipt", default: false),
             showDeliveryReceipt: try query.bool("show_delivery_receipt", default: false)
         )

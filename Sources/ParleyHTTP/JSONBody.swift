@@ -22,7 +22,26 @@ struct JSONBody: Sendable {
             throw ParleyError.invalidJSON
         }
         guard case .object(let fields) = value else { throw ParleyError.wrongType("body", expected: .object) }
+        try rejectNUL(value)
         return JSONBody(fields: fields)
+    }
+
+    /// PostgreSQL text cannot hold U+0000, and a C string would silently end there: refuse it
+    /// anywhere in the body rather than store something other than what was sent.
+    private static func rejectNUL(_ value: JSONValue) throws {
+        switch value {
+        case .string(let text):
+            if text.utf8.contains(0) { throw ParleyError.invalidValue("body", "strings must not contain U+0000") }
+        case .array(let items):
+            try items.forEach(rejectNUL)
+        case .object(let fields):
+            for (key, item) in fields {
+                if key.utf8.contains(0) { throw ParleyError.invalidValue("body", "keys must not contain U+0000") }
+                try rejectNUL(item)
+            }
+        default:
+            break
+        }
     }
 
     private static func isJSON(_ contentType: String) -> Bool {

@@ -33,6 +33,11 @@ struct QueryParameters {
         return number
     }
 
+    /// A user id named in the query (`user_id`), checked for form (400111).
+    func userID(_ key: String = "user_id") throws -> String? {
+        try string(key).map { try Validation.userID($0, field: key) }
+    }
+
     /// A whole number (400101 when not one).
     func int64(_ key: String) throws -> Int64? {
         guard let text = parameters.get(key) else { return nil }

@@ -20,18 +20,20 @@ struct Endpoint: Sendable {
 public struct RouteTable: Sendable {
     /// "METHOD /path/{capture}" for every endpoint, in registration order.
     public let routes: [String]
-    private let patterns: [[Substring]]
+    private let patterns: [(method: String, segments: [Substring])]
 
     init(endpoints: [Endpoint]) {
         routes = endpoints.map { "\($0.method.rawValue) \($0.path)" }
-        patterns = endpoints.map { $0.path.split(separator: "/") }
+        patterns = endpoints.map { ($0.method.rawValue, $0.path.split(separator: "/")) }
     }
 
-    func hasRoute(matching path: String) -> Bool {
+    /// The methods served on `path`, sorted; empty for an unknown path.
+    func allowedMethods(for path: String) -> [String] {
         let segments = path.split(separator: "/")
-        return patterns.contains { pattern in
-            pattern.count == segments.count
-                && zip(pattern, segments).allSatisfy { expected, actual in expected.first == "{" || expected == actual }
-        }
+        let methods = patterns.filter { pattern in
+            pattern.segments.count == segments.count
+                && zip(pattern.segments, segments).allSatisfy { expected, actual in expected.first == "{" || expected == actual }
+        }.map(\.method)
+        return Set(methods).sorted()
     }
 }

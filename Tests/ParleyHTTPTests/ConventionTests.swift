@@ -40,6 +40,7 @@ import Testing
             let wrongMethod = try await api.send(.patch, "/v3/users")
             #expect(wrongMethod.status == 405)
             #expect(wrongMethod.code == 400930)
+            #expect(wrongMethod.headers[.allow] == "GET, POST")
             let wrongMethodWithCapture = try await api.send(.post, "/v3/users/someone")
             #expect(wrongMethodWithCapture.status == 405)
         }
@@ -119,6 +120,26 @@ import Testing
             #expect(users.status == 503)
             #expect(users.code == 500902)
             #expect(try await api.get("/health", as: .none).status == 200)
+        }
+    }
+}
+
+/// U+0000 cannot be stored in PostgreSQL text: it is refused wherever it appears.
+@Suite struct NULInputTests {
+    @Test func nulInBodyKeysValuesPathAndQueryIs400111() async throws {
+        let userID = uniqueID("nul")
+        try await TestServer.withAPI { api in
+            try await api.createUser(userID)
+            let inValue = try await api.put("/v3/users/\(userID)/metadata", ["metadata": ["k": "a\u{0}b"]])
+            #expect(inValue.status == 400)
+            #expect(inValue.code == 400111)
+            let inKey = try await api.put("/v3/users/\(userID)/metadata", ["metadata": ["a\u{0}b": "v"]])
+            #expect(inKey.code == 400111)
+            let inList = try await api.post("/v3/group_channels", ["user_ids": ["x\u{0}"]])
+            #expect(inList.code == 400111)
+            #expect(try await api.get("/v3/users?nickname_startswith=a%00b").code == 400111)
+            #expect(try await api.get("/v3/users/a%00b").code == 400111)
+            #expect((try await api.get("/v3/users/\(userID)/metadata").json).isEmpty)
         }
     }
 }
