@@ -10,7 +10,8 @@ import Testing
     struct Case: Sendable, CustomStringConvertible {
         let method: HTTPRequest.Method
         let path: String
-        let body: [String: String]
+        /// A JSON body template: {self}, {member} and {invitee} are replaced by user ids.
+        let body: String
         /// Expected status for member, operator and admin (anonymous is always 401, outsiders 404).
         let member: Int
         let operatorMember: Int
@@ -20,23 +21,27 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(method: .get, path: "", body: [:], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .put, path: "", body: ["name": "x"], member: 403, operatorMember: 200, admin: 200),
-        Case(method: .delete, path: "", body: [:], member: 403, operatorMember: 200, admin: 200),
-        Case(method: .get, path: "/members", body: [:], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .get, path: "/members/{member}", body: [:], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .get, path: "/operators", body: [:], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .delete, path: "/operators?operator_ids={member}", body: [:], member: 403, operatorMember: 200, admin: 200),
-        Case(method: .put, path: "/freeze", body: ["freeze": "true"], member: 403, operatorMember: 200, admin: 200),
-        Case(method: .get, path: "/metadata", body: [:], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .delete, path: "/metadata", body: [:], member: 403, operatorMember: 200, admin: 200),
-        Case(method: .get, path: "/metadata/seed", body: [:], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .put, path: "/metadata/seed", body: ["value": "v"], member: 403, operatorMember: 200, admin: 200),
-        Case(method: .delete, path: "/metadata/seed", body: [:], member: 403, operatorMember: 200, admin: 200),
-        Case(method: .put, path: "/hide", body: ["user_id": "{self}"], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .delete, path: "/hide", body: ["user_id": "{self}"], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .put, path: "/reset_user_history", body: ["user_id": "{self}"], member: 200, operatorMember: 200, admin: 200),
-        Case(method: .put, path: "/leave", body: [:], member: 200, operatorMember: 200, admin: 400),
+        Case(method: .get, path: "", body: "", member: 200, operatorMember: 200, admin: 200),
+        Case(method: .put, path: "", body: #"{"name": "x"}"#, member: 403, operatorMember: 200, admin: 200),
+        Case(method: .delete, path: "", body: "", member: 403, operatorMember: 200, admin: 200),
+        Case(method: .get, path: "/members", body: "", member: 200, operatorMember: 200, admin: 200),
+        Case(method: .get, path: "/members/{member}", body: "", member: 200, operatorMember: 200, admin: 200),
+        Case(method: .get, path: "/operators", body: "", member: 200, operatorMember: 200, admin: 200),
+        Case(method: .delete, path: "/operators?operator_ids={member}", body: "", member: 403, operatorMember: 200, admin: 200),
+        Case(method: .put, path: "/freeze", body: #"{"freeze": true}"#, member: 403, operatorMember: 200, admin: 200),
+        Case(method: .get, path: "/metadata", body: "", member: 200, operatorMember: 200, admin: 200),
+        Case(method: .delete, path: "/metadata", body: "", member: 403, operatorMember: 200, admin: 200),
+        Case(method: .get, path: "/metadata/seed", body: "", member: 200, operatorMember: 200, admin: 200),
+        Case(method: .put, path: "/metadata/seed", body: #"{"value": "v"}"#, member: 403, operatorMember: 200, admin: 200),
+        Case(method: .delete, path: "/metadata/seed", body: "", member: 403, operatorMember: 200, admin: 200),
+        Case(method: .put, path: "/hide", body: #"{"user_id": "{self}"}"#, member: 200, operatorMember: 200, admin: 200),
+        Case(method: .delete, path: "/hide", body: #"{"user_id": "{self}"}"#, member: 200, operatorMember: 200, admin: 200),
+        Case(method: .put, path: "/reset_user_history", body: #"{"user_id": "{self}"}"#, member: 200, operatorMember: 200, admin: 200),
+        Case(method: .put, path: "/leave", body: "", member: 200, operatorMember: 200, admin: 400),
+        Case(method: .post, path: "/invite", body: #"{"user_ids": ["{invitee}"]}"#, member: 200, operatorMember: 200, admin: 200),
+        Case(method: .post, path: "/operators", body: #"{"operator_ids": ["{member}"]}"#, member: 403, operatorMember: 200, admin: 200),
+        Case(method: .post, path: "/metadata", body: #"{"metadata": {"new": "v"}}"#, member: 403, operatorMember: 201, admin: 201),
+        Case(method: .put, path: "/metadata", body: #"{"metadata": {"seed": "v2"}}"#, member: 403, operatorMember: 200, admin: 200),
     ]
 
     @Test(arguments: cases)
@@ -57,9 +62,9 @@ import Testing
                 case .admin: (credential, selfID) = (.admin, users[1])
                 }
                 let path = "/v3/group_channels/\(url)" + testCase.path.replacingOccurrences(of: "{member}", with: users[1])
-                var body: [String: Any] = testCase.body.mapValues { $0.replacingOccurrences(of: "{self}", with: selfID) }
-                if body["freeze"] as? String == "true" { body["freeze"] = true }
-                let response = try await api.send(testCase.method, path, json: body.isEmpty ? nil : body, as: credential)
+                let body = testCase.body.replacingOccurrences(of: "{self}", with: selfID)
+                    .replacingOccurrences(of: "{member}", with: users[1]).replacingOccurrences(of: "{invitee}", with: users[3])
+                let response = try await api.raw(testCase.method, path, body: body.isEmpty ? nil : body, as: credential)
                 let expected: Int = switch role {
                 case .anonymous: 401
                 case .outsider: 404
