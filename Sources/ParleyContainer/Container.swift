@@ -23,6 +23,7 @@ public struct Container: Sendable {
     public let channelOperators: ChannelOperatorService
     public let channelPreferences: ChannelPreferenceService
     public let channelMetadata: ChannelMetadataService
+    public let messages: MessageService
     public let readiness: ReadinessProbe
     /// Long-running parts the application must run and shut down (the connection pool).
     public let services: [any Service]
@@ -52,6 +53,7 @@ public struct Container: Sendable {
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store),
+            messages: MessageService(store: store, clock: clock, settings: settings),
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             services: [pool],
             shutdown: { await pool.close() }

@@ -86,11 +86,14 @@ public struct Membership: Sendable, Equatable {
     public let joinedAt: Int64
     public let inviter: BasicUser?
     public let tsMessageOffset: Int64
+    /// Messages before this are hidden from the member (`hide_previous_messages`).
+    public let messagesHiddenBefore: Int64
 
     public init(
         userID: String, state: MemberState, isOperator: Bool, hiddenState: HiddenState, invitedAt: Int64,
-        joinedAt: Int64, inviter: BasicUser?, tsMessageOffset: Int64
+        joinedAt: Int64, inviter: BasicUser?, tsMessageOffset: Int64, messagesHiddenBefore: Int64 = 0
     ) {
+        self.messagesHiddenBefore = messagesHiddenBefore
         self.userID = userID
         self.state = state
         self.isOperator = isOperator

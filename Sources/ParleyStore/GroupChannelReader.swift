@@ -68,7 +68,7 @@ public struct GroupChannelReader {
         let rows = try connection.query(
             """
             SELECT m.channel_url, m.user_id, m.state, m.is_operator, m.hidden_state, m.invited_at, m.joined_at,
-                m.ts_message_offset, m.inviter_id, iu.nickname AS inviter_nickname, iu.profile_url AS inviter_profile_url,
+                m.ts_message_offset, m.messages_hidden_before, m.inviter_id, iu.nickname AS inviter_nickname, iu.profile_url AS inviter_profile_url,
                 iu.is_active AS inviter_is_active
             FROM group_channel_members m LEFT JOIN users iu ON iu.user_id = m.inviter_id
             WHERE m.channel_url = ANY($1::text[]) AND m.user_id = $2
@@ -90,7 +90,8 @@ public struct GroupChannelReader {
                 invitedAt: try row.decode("invited_at"),
                 joinedAt: try row.decode("joined_at"),
                 inviter: inviter,
-                tsMessageOffset: try row.decode("ts_message_offset")
+                tsMessageOffset: try row.decode("ts_message_offset"),
+                messagesHiddenBefore: try row.decode("messages_hidden_before")
             )
         }
         return memberships

@@ -7,6 +7,7 @@ public struct GroupChannelRecord: Sendable {
     public let isDistinct: Bool
     public let isPublic: Bool
     public let isSuper: Bool
+    public let isEphemeral: Bool
     public let accessCodeHash: String?
     public let freeze: Bool
     public let memberCount: Int
@@ -89,13 +90,13 @@ public struct GroupChannelRepository {
     public func find(_ channelURL: String, forUpdate: Bool = false) throws -> GroupChannelRecord? {
         let lock = forUpdate ? " FOR UPDATE" : ""
         return try connection.query(
-            "SELECT channel_url, is_distinct, is_public, is_super, access_code_hash, is_frozen, member_count FROM group_channels WHERE channel_url = $1\(lock)",
+            "SELECT channel_url, is_distinct, is_public, is_super, is_ephemeral, access_code_hash, is_frozen, member_count FROM group_channels WHERE channel_url = $1\(lock)",
             [channelURL]
         ).first.map { row in
             GroupChannelRecord(
                 channelURL: try row.decode("channel_url"), isDistinct: try row.decode("is_distinct"),
                 isPublic: try row.decode("is_public"), isSuper: try row.decode("is_super"),
-                accessCodeHash: try row.decodeIfPresent("access_code_hash"), freeze: try row.decode("is_frozen"),
+                isEphemeral: try row.decode("is_ephemeral"), accessCodeHash: try row.decodeIfPresent("access_code_hash"), freeze: try row.decode("is_frozen"),
                 memberCount: try row.decode("member_count")
             )
         }

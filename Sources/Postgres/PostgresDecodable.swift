@@ -76,3 +76,39 @@ private func hexValue(_ char: CChar) -> UInt8? {
     default: nil
     }
 }
+
+extension Array: PostgresDecodable where Element == String {
+    /// A one-dimensional `text[]` in PostgreSQL's output form: `{a,"b c","d\"e"}`. NULL elements
+    /// are refused: the columns read this way are declared without them.
+    public init(postgresText text: UnsafePointer<CChar>, length: Int) throws {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: length)
+        guard length >= 2, bytes[0] == UInt8(ascii: "{"), bytes[length - 1] == UInt8(ascii: "}") else {
+            throw PostgresError(kind: .decoding, message: "not a one-dimensional array: \(String(cString: text).prefix(40))")
+        }
+        var elements: [String] = []
+        var index = 1
+        while index < length - 1 {
+            var element: [UInt8] = []
+            if bytes[index] == UInt8(ascii: "\"") {
+                index += 1
+                while index < length - 1, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\") { index += 1 }
+                    element.append(bytes[index])
+                    index += 1
+                }
+                index += 1  // closing quote
+            } else {
+                while index < length - 1, bytes[index] != UInt8(ascii: ",") {
+                    element.append(bytes[index])
+                    index += 1
+                }
+                if element.elementsEqual("NULL".utf8) {
+                    throw PostgresError(kind: .decoding, message: "unexpected NULL element in a text[] column")
+                }
+            }
+            elements.append(String(decoding: element, as: UTF8.self))
+            index += 1  // the comma
+        }
+        self = elements
+    }
+}

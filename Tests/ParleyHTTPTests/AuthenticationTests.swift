@@ -54,12 +54,12 @@ import Testing
         let userID = uniqueID("expiring")
         try await TestServer.withAPI { api in
             try await api.createUser(userID)
-            let expiresAt = Int64(Date().timeIntervalSince1970 * 1000) + 300
+            let expiresAt = Int64(Date().timeIntervalSince1970 * 1000) + 2000
             let issued = try await api.post("/v3/users/\(userID)/token", ["expires_at": expiresAt])
             #expect(issued.status == 200)
             let token = try #require(issued["token"] as? String)
             #expect(try await api.get("/v3/users/\(userID)", as: .session(token)).status == 200)
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(2200))
             let expired = try await api.get("/v3/users/\(userID)", as: .session(token))
             #expect(expired.status == 401)
             #expect(expired.code == 400302)

@@ -1,0 +1,137 @@
+import ParleyCore
+import ParleyStore
+
+/// Sending, reading, editing and deleting group channel messages (API.md §4.2–4.4).
+public struct MessageService: Sendable {
+    let store: Store
+    let clock: Clock
+    let settings: ChatSettings
+
+    /// Supergroups refresh their members' list sort key at most once a minute; smaller channels
+    /// on every message.
+    static let superGroupActivityThrottle: Int64 = 60_000
+
+    public init(store: Store, clock: Clock, settings: ChatSettings) {
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+    }
+
+    /// Sends a message; `created` is false when a retry with the same `dedup_id` found the
+    /// message the first attempt made.
+    public func send(_ actor: Actor, _ channelURL: String, _ new: NewMessage) async throws -> (message: Message, created: Bool) {
+        if new.type == .admin { try actor.requireAdmin() }
+        if let senderID = new.senderID { try actor.requireActingAs(senderID) }
+        let now = clock.nowMillis
+        return try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            var sender: BasicUser?
+            var isOperator = false
+            if let senderID = new.senderID {
+                guard let state = try repositories.groupChannelMembers.state(channelURL, senderID), state.state == .joined else {
+                    throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
+                }
+                isOperator = state.isOperator
+                sender = try repositories.groupChannelReader.basicUsers([senderID]).first
+            }
+            if context.record.freeze && !actor.isAdmin && !isOperator {
+                throw ParleyError(status: 403, code: 900050, message: "The channel is frozen.")
+            }
+            let mentioned = try repositories.groupChannelReader.basicUsers(new.mentionedUserIDs)
+            if context.record.isEphemeral {
+                return (try repositories.messages.ephemeral(channelURL, new, sender: sender, mentioned: mentioned, isOperator: isOperator, now: now), true)
+            }
+            if let dedupID = new.dedupID, let senderID = new.senderID,
+               case .some(let existingID) = try repositories.messages.claimDedup(channelURL, senderID: senderID, dedupID: dedupID, now: now) {
+                guard let existingID, let existing = try repositories.messages.find(channelURL, existingID) else {
+                    throw ParleyError.alreadyExists("A message with dedup_id \"\(dedupID)\" is being sent.")
+                }
+                return (existing, false)
+            }
+            let message = try repositories.messages.append(
+                channelURL, new, sender: sender, isOperator: isOperator, now: now,
+                memberActivityThrottle: context.record.isSuper ? Self.superGroupActivityThrottle : 0
+            )
+            return (message, true)
+        }
+    }
+
+    /// A history window as `viewerID` (the session user, or the user the admin names) may see it.
+    public func history(_ actor: Actor, _ channelURL: String, _ query: HistoryQuery, viewerID: String?) async throws -> [Message] {
+        if query.includeRemoved { try actor.requireAdmin() }
+        let viewer = try actor.viewer(named: viewerID)
+        return try await store.read { repositories in
+            let visibleFrom = try Self.visibleFrom(channelURL, actor, viewer, repositories)
+            return try repositories.messages.history(channelURL, query, visibleFrom: visibleFrom)
+        }
+    }
+
+    public func totalCount(_ actor: Actor, _ channelURL: String, viewerID: String?) async throws -> Int {
+        let viewer = try actor.viewer(named: viewerID)
+        return try await store.read { repositories in
+            try repositories.messages.count(channelURL, visibleFrom: try Self.visibleFrom(channelURL, actor, viewer, repositories))
+        }
+    }
+
+    public func get(_ actor: Actor, _ channelURL: String, _ messageID: Int64) async throws -> Message {
+        try await store.read { repositories in
+            let visibleFrom = try Self.visibleFrom(channelURL, actor, actor.userID, repositories)
+            guard let message = try repositories.messages.find(channelURL, messageID),
+                  actor.isAdmin || (!message.isRemoved && message.createdAt >= visibleFrom)
+            else { throw Self.notFound(messageID) }
+            return message
+        }
+    }
+
+    /// The sender, the channel's operators and the admin edit; `updated_at` records when.
+    public func update(_ actor: Actor, _ channelURL: String, _ messageID: Int64, _ update: MessageUpdate) async throws -> Message {
+        let now = clock.nowMillis
+        return try await store.transaction { repositories in
+            _ = try Self.editable(channelURL, messageID, actor, repositories)
+            try repositories.messages.update(messageID, update, now: now)
+            return try repositories.messages.find(channelURL, messageID)!
+        }
+    }
+
+    /// The sender, the channel's operators and the admin delete (soft: the content goes).
+    public func delete(_ actor: Actor, _ channelURL: String, _ messageID: Int64) async throws {
+        let now = clock.nowMillis
+        try await store.transaction { repositories in
+            _ = try Self.editable(channelURL, messageID, actor, repositories)
+            try repositories.messages.remove(messageID, now: now)
+        }
+    }
+
+    /// The message, if the actor may change it: 404 when unseen or removed, 403 for other members.
+    private static func editable(_ channelURL: String, _ messageID: Int64, _ actor: Actor, _ repositories: Repositories) throws -> Message {
+        let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+        try context.access.requireView(channelURL)
+        guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
+            throw notFound(messageID)
+        }
+        let isSender = message.sender != nil && message.sender?.userID == actor.userID
+        guard isSender || context.access.canManage else {
+            throw ParleyError.forbidden("Only the sender and operators may change this message.")
+        }
+        return message
+    }
+
+    /// The earliest message time the viewer may see: session users must be joined members;
+    /// reset history, hidden previous messages and the chat-history option move it forward.
+    private static func visibleFrom(_ channelURL: String, _ actor: Actor, _ viewer: String?, _ repositories: Repositories) throws -> Int64 {
+        let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+        try context.access.requireView(channelURL)
+        if !actor.isAdmin && context.access.state != .joined {
+            throw ParleyError.forbidden("Only joined members read the messages of \"\(channelURL)\".")
+        }
+        guard let viewer, let membership = try repositories.groupChannelReader.memberships([channelURL], userID: viewer)[channelURL] else {
+            return 0
+        }
+        return max(membership.tsMessageOffset, membership.messagesHiddenBefore)
+    }
+
+    static func notFound(_ messageID: Int64) -> ParleyError {
+        ParleyError.notFound("Message \(messageID) not found.")
+    }
+}

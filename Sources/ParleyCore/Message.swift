@@ -1,0 +1,140 @@
+/// The kinds of message (API.md §4.1).
+public enum MessageType: String, Sendable, CaseIterable {
+    case user = "MESG"
+    case file = "FILE"
+    case admin = "ADMM"
+}
+
+public enum MentionType: String, Sendable, CaseIterable {
+    case users, channel
+}
+
+/// One key of a message's sorted meta array.
+public struct MetaArray: Sendable, Equatable, Codable {
+    public var key: String
+    public var value: [String]
+
+    public init(key: String, value: [String]) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A message as stored and shown (API.md §4.1).
+public struct Message: Sendable, Equatable {
+    public var messageID: Int64
+    public var type: MessageType
+    public var channelURL: String
+    /// The sender as they were when sending; nil for admin messages.
+    public var sender: BasicUser?
+    public var message: String
+    public var customType: String
+    public var data: String
+    public var mentionType: MentionType
+    public var mentionedUsers: [BasicUser]
+    public var sortedMetaarray: [MetaArray]
+    public var isOpMsg: Bool
+    public var silent: Bool
+    public var createdAt: Int64
+    public var updatedAt: Int64
+    public var isRemoved: Bool
+    public var dedupID: String?
+
+    public init(
+        messageID: Int64, type: MessageType, channelURL: String, sender: BasicUser?, message: String, customType: String,
+        data: String, mentionType: MentionType, mentionedUsers: [BasicUser], sortedMetaarray: [MetaArray], isOpMsg: Bool,
+        silent: Bool, createdAt: Int64, updatedAt: Int64, isRemoved: Bool, dedupID: String?
+    ) {
+        self.messageID = messageID
+        self.type = type
+        self.channelURL = channelURL
+        self.sender = sender
+        self.message = message
+        self.customType = customType
+        self.data = data
+        self.mentionType = mentionType
+        self.mentionedUsers = mentionedUsers
+        self.sortedMetaarray = sortedMetaarray
+        self.isOpMsg = isOpMsg
+        self.silent = silent
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.isRemoved = isRemoved
+        self.dedupID = dedupID
+    }
+}
+
+/// A message to send (API.md §4.2), validated for form.
+public struct NewMessage: Sendable {
+    public var type: MessageType
+    /// The sending user; nil for admin messages.
+    public var senderID: String?
+    public var message: String
+    public var customType: String
+    public var data: String
+    public var mentionType: MentionType
+    public var mentionedUserIDs: [String]
+    public var sortedMetaarray: [MetaArray]
+    public var dedupID: String?
+    public var isSilent: Bool
+
+    public init(
+        type: MessageType, senderID: String?, message: String, customType: String = "", data: String = "",
+        mentionType: MentionType = .users, mentionedUserIDs: [String] = [], sortedMetaarray: [MetaArray] = [],
+        dedupID: String? = nil, isSilent: Bool = false
+    ) {
+        self.type = type
+        self.senderID = senderID
+        self.message = message
+        self.customType = customType
+        self.data = data
+        self.mentionType = mentionType
+        self.mentionedUserIDs = mentionedUserIDs
+        self.sortedMetaarray = sortedMetaarray
+        self.dedupID = dedupID
+        self.isSilent = isSilent
+    }
+}
+
+/// A change to a message (API.md §4.4); nil fields stay.
+public struct MessageUpdate: Sendable {
+    public var message: String?
+    public var customType: String?
+    public var data: String?
+    public var mentionType: MentionType?
+    public var mentionedUserIDs: [String]?
+
+    public init(message: String? = nil, customType: String? = nil, data: String? = nil, mentionType: MentionType? = nil, mentionedUserIDs: [String]? = nil) {
+        self.message = message
+        self.customType = customType
+        self.data = data
+        self.mentionType = mentionType
+        self.mentionedUserIDs = mentionedUserIDs
+    }
+}
+
+/// A history window (API.md §4.3) around an anchor timestamp or message.
+public struct HistoryQuery: Sendable {
+    public var anchorTimestamp: Int64
+    /// A positive message id anchors the window on that message instead of the timestamp.
+    public var anchorMessageID: Int64?
+    public var prevLimit = 15
+    public var nextLimit = 15
+    public var include = true
+    public var reverse = false
+    public var messageType: MessageType?
+    public var customTypes: [String]?
+    public var senderIDs: [String]?
+    public var includeRemoved = false
+
+    public init(anchorTimestamp: Int64) {
+        self.anchorTimestamp = anchorTimestamp
+    }
+}
+
+extension Validation {
+    public static let maxDedupIDLength = 64
+    public static let maxMentionedUsers = 10
+    public static let maxMetaArrayKeys = 20
+    public static let maxMetaArrayValues = 50
+}

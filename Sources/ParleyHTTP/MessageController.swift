@@ -1,0 +1,92 @@
+import Hummingbird
+import ParleyChat
+import ParleyCore
+
+/// Group channel messages (API.md §4.2–4.4).
+struct MessageController {
+    let messages: MessageService
+    let limits: Limits
+    let clock: Clock
+
+    var endpoints: [Endpoint] {
+        let base = "/v3/group_channels/{channel_url}/messages"
+        return [
+            Endpoint(.post, base, send),
+            Endpoint(.get, base, history),
+            Endpoint(.get, base + "/total_count", totalCount),
+            Endpoint(.get, base + "/{message_id}", get),
+            Endpoint(.put, base + "/{message_id}", update),
+            Endpoint(.delete, base + "/{message_id}", delete),
+        ]
+    }
+
+    @Sendable func send(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let actor = try context.requireActor()
+        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
+        let new = try MessageInput(limits: limits).newMessage(body, actor: actor)
+        let (message, created) = try await messages.send(actor, try context.pathParameter("channel_url"), new)
+        return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
+    }
+
+    @Sendable func history(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        var history = HistoryQuery(anchorTimestamp: try query.int64("message_ts") ?? clock.nowMillis)
+        if let id = try query.int64("message_id"), id > 0 { history.anchorMessageID = id }
+        history.prevLimit = try query.int("prev_limit", default: 15, range: 0...200)
+        history.nextLimit = try query.int("next_limit", default: 15, range: 0...200)
+        history.include = try query.bool("include", default: true)
+        history.reverse = try query.bool("reverse", default: false)
+        history.messageType = try query.string("message_type").map { text in
+            guard let type = MessageType(rawValue: text) else { throw ParleyError.invalidValue("message_type", "must be MESG, FILE or ADMM") }
+            return type
+        }
+        history.customTypes = query.list("custom_types")
+        history.senderIDs = query.list("sender_ids")
+        history.includeRemoved = try query.bool("include_removed", default: false)
+        let page = try await messages.history(
+            try context.requireActor(), try context.pathParameter("channel_url"), history, viewerID: try query.userID()
+        )
+        return JSONResponse.make(MessageListDTO(messages: page))
+    }
+
+    @Sendable func totalCount(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let total = try await messages.totalCount(
+            try context.requireActor(), try context.pathParameter("channel_url"), viewerID: try QueryParameters(request).userID()
+        )
+        return JSONResponse.make(TotalDTO(total: total))
+    }
+
+    @Sendable func get(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let message = try await messages.get(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context))
+        return JSONResponse.make(MessageDTO(message: message))
+    }
+
+    @Sendable func update(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
+        let update = try MessageInput(limits: limits).update(body)
+        let message = try await messages.update(
+            try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context), update
+        )
+        return JSONResponse.make(MessageDTO(message: message))
+    }
+
+    @Sendable func delete(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        try await messages.delete(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context))
+        return JSONResponse.empty()
+    }
+
+    private func messageID(_ context: ParleyRequestContext) throws -> Int64 {
+        guard let id = Int64(try context.pathParameter("message_id")) else {
+            throw ParleyError.wrongType("message_id", expected: .number)
+        }
+        return id
+    }
+}
+
+struct TotalDTO: JSONWritable {
+    let total: Int
+
+    func write(to json: inout JSONWriter) {
+        json.object { $0.field("total", total) }
+    }
+}

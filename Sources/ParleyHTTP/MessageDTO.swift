@@ -1,0 +1,53 @@
+import ParleyCore
+
+/// The message resource (API.md §4.1).
+struct MessageDTO: JSONWritable {
+    let message: Message
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("message_id", message.messageID)
+            json.field("type", message.type.rawValue)
+            json.field("channel_url", message.channelURL)
+            json.field("channel_type", "group")
+            if let sender = message.sender { json.field("user", BasicUserDTO(user: sender)) }
+            json.field("message", message.message)
+            json.field("custom_type", message.customType)
+            json.field("data", message.data)
+            json.field("mention_type", message.mentionType.rawValue)
+            json.key("mentioned_users")
+            json.array { json in message.mentionedUsers.forEach { json.value(BasicUserDTO(user: $0)) } }
+            json.key("sorted_metaarray")
+            json.array { json in
+                for entry in message.sortedMetaarray {
+                    json.object { json in
+                        json.field("key", entry.key)
+                        json.key("value")
+                        json.array { json in entry.value.forEach { json.string($0) } }
+                    }
+                }
+            }
+            json.key("reactions")
+            json.array { _ in }
+            json.field("translations", [String: String]())
+            json.field("is_op_msg", message.isOpMsg)
+            json.field("silent", message.silent)
+            json.field("created_at", message.createdAt)
+            json.field("updated_at", message.updatedAt)
+            json.field("is_removed", message.isRemoved)
+            if let dedupID = message.dedupID { json.field("dedup_id", dedupID) }
+        }
+    }
+}
+
+/// `{ "messages": [...] }`
+struct MessageListDTO: JSONWritable {
+    let messages: [Message]
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("messages")
+            json.array { json in messages.forEach { json.value(MessageDTO(message: $0)) } }
+        }
+    }
+}

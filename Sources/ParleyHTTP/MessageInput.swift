@@ -1,0 +1,67 @@
+import ParleyCore
+
+/// Reads and validates message bodies (API.md §4.2, §4.4).
+struct MessageInput {
+    let limits: Limits
+
+    func newMessage(_ body: JSONBody, actor: Actor) throws -> NewMessage {
+        let typeText = try body.string("message_type") ?? MessageType.user.rawValue
+        guard let type = MessageType(rawValue: typeText) else {
+            throw ParleyError.invalidValue("message_type", "must be MESG or ADMM")
+        }
+        if type == .file { throw ParleyError.invalidValue("message_type", "file messages are sent as uploads, which this server does not take yet") }
+        let senderID: String? = type == .admin ? nil : try body.string("user_id").map { try Validation.userID($0) } ?? actor.userID
+        if type == .user && senderID == nil { throw ParleyError.missing("user_id") }
+        let maxLength = type == .admin ? limits.adminMessageLength : limits.messageLength
+        return NewMessage(
+            type: type,
+            senderID: senderID,
+            message: try Validation.text(try body.requiredString("message"), field: "message", max: maxLength),
+            customType: try Validation.text(try body.string("custom_type") ?? "", field: "custom_type", max: Validation.maxCustomTypeLength),
+            data: try Validation.data(try body.string("data") ?? "", max: limits.dataBytes),
+            mentionType: try mentionType(body) ?? .users,
+            mentionedUserIDs: try mentionedUserIDs(body) ?? [],
+            sortedMetaarray: try metaarray(body),
+            dedupID: try body.string("dedup_id").map { try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength) },
+            isSilent: try body.bool("is_silent") ?? false
+        )
+    }
+
+    func update(_ body: JSONBody) throws -> MessageUpdate {
+        MessageUpdate(
+            message: try body.string("message").map { try Validation.text($0, field: "message", max: limits.messageLength) },
+            customType: try body.string("custom_type").map { try Validation.text($0, field: "custom_type", max: Validation.maxCustomTypeLength) },
+            data: try body.string("data").map { try Validation.data($0, max: limits.dataBytes) },
+            mentionType: try mentionType(body),
+            mentionedUserIDs: try mentionedUserIDs(body)
+        )
+    }
+
+    private func mentionType(_ body: JSONBody) throws -> MentionType? {
+        try body.string("mention_type").map { text in
+            guard let type = MentionType(rawValue: text) else { throw ParleyError.invalidValue("mention_type", "must be users or channel") }
+            return type
+        }
+    }
+
+    private func mentionedUserIDs(_ body: JSONBody) throws -> [String]? {
+        try body.stringList("mentioned_user_ids").map { try Validation.userIDs($0, field: "mentioned_user_ids") }
+    }
+
+    /// `[{ key, value: [strings] }]`: at most 20 keys of at most 50 values.
+    private func metaarray(_ body: JSONBody) throws -> [MetaArray] {
+        let entries = try body.objectList("sorted_metaarray") ?? []
+        guard entries.count <= Validation.maxMetaArrayKeys else {
+            throw ParleyError.tooMany("sorted_metaarray may hold at most \(Validation.maxMetaArrayKeys) keys.")
+        }
+        return try entries.map { entry in
+            let key = try entry.requiredString("key")
+            try Validation.metadataKey(key, field: "sorted_metaarray[].key")
+            let values = try entry.stringList("value") ?? []
+            guard values.count <= Validation.maxMetaArrayValues else {
+                throw ParleyError.tooMany("A meta array key may hold at most \(Validation.maxMetaArrayValues) values.")
+            }
+            return MetaArray(key: key, value: values)
+        }
+    }
+}

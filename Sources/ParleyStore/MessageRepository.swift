@@ -1,0 +1,218 @@
+import Foundation
+import ParleyCore
+import Postgres
+
+/// SQL for `messages` and `message_dedup`.
+public struct MessageRepository {
+    let connection: PostgresConnection
+
+    static let columns = """
+        m.message_id, m.channel_url, m.message_type, m.sender_id, m.sender_nickname, m.sender_profile_url,
+        COALESCE(su.is_active, false) AS sender_is_active, m.message, m.custom_type, m.data, m.mention_type,
+        m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
+        m.created_at, m.updated_at, m.is_removed
+        """
+    static let from = "messages m LEFT JOIN users su ON su.user_id = m.sender_id"
+
+    /// Claims `dedupID` for a new send. Returns nil when the claim is new (go ahead and send),
+    /// or the id of the message a send with the same id made within the last 24 hours. A
+    /// concurrent identical send waits on the key until the first commits, then gets its id.
+    public func claimDedup(_ channelURL: String, senderID: String, dedupID: String, now: Int64) throws -> Int64?? {
+        let claimed = try connection.query(
+            """
+            INSERT INTO message_dedup (channel_url, sender_id, dedup_id, created_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (channel_url, sender_id, dedup_id) DO UPDATE SET message_id = NULL, created_at = EXCLUDED.created_at
+                WHERE message_dedup.created_at <= $4::bigint - 86400000
+            RETURNING 1 AS claimed
+            """,
+            [channelURL, senderID, dedupID, now]
+        )
+        guard claimed.isEmpty else { return nil }
+        let existing = try connection.query(
+            "SELECT message_id FROM message_dedup WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
+            [channelURL, senderID, dedupID]
+        )
+        return .some(try existing.first?.decodeIfPresent("message_id", as: Int64.self))
+    }
+
+    /// Stores a message: takes the channel's next sequence number (locking the channel row, so
+    /// sends to one channel are ordered, each a millisecond or more after the one before, which
+    /// keeps timestamp anchors unambiguous), records it as the channel's newest, and brings the
+    /// channel back for members who hid it with auto-unhide. `memberActivityThrottle` spares
+    /// big channels from rewriting every member's sort key on every message.
+    public func append(
+        _ channelURL: String, _ new: NewMessage, sender: BasicUser?, isOperator: Bool, now: Int64, memberActivityThrottle: Int64
+    ) throws -> Message {
+        let channel = try connection.query(
+            """
+            UPDATE group_channels SET message_seq = message_seq + 1,
+                last_message_at = GREATEST($2::bigint, COALESCE(last_message_at, 0) + 1),
+                activity_at = GREATEST($2::bigint, COALESCE(last_message_at, 0) + 1)
+            WHERE channel_url = $1 RETURNING message_seq, last_message_at
+            """,
+            [channelURL, now]
+        )
+        let seq: Int64 = try channel[0].decode("message_seq")
+        let createdAt: Int64 = try channel[0].decode("last_message_at")
+        let metaarray = String(decoding: try JSONEncoder().encode(new.sortedMetaarray), as: UTF8.self)
+        let inserted = try connection.query(
+            """
+            INSERT INTO messages (message_id, channel_url, seq, message_type, sender_id, sender_nickname, sender_profile_url,
+                message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent, is_op_msg, dedup_id, created_at)
+            VALUES (nextval('message_ids'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16)
+            RETURNING message_id
+            """,
+            [channelURL, seq, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
+             new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs, metaarray,
+             new.isSilent, isOperator, new.dedupID, createdAt]
+        )
+        let messageID: Int64 = try inserted[0].decode("message_id")
+        if let dedupID = new.dedupID, let senderID = sender?.userID {
+            try connection.query(
+                "UPDATE message_dedup SET message_id = $4 WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
+                [channelURL, senderID, dedupID, messageID]
+            )
+        }
+        try connection.query(
+            """
+            UPDATE group_channel_members SET activity_at = GREATEST(activity_at, $2::bigint),
+                hidden_state = CASE WHEN hidden_state = 1 AND user_id IS DISTINCT FROM $3::text THEN 0 ELSE hidden_state END
+            WHERE channel_url = $1
+              AND (activity_at < $2::bigint - $4::bigint OR (hidden_state = 1 AND user_id IS DISTINCT FROM $3::text))
+            """,
+            [channelURL, createdAt, sender?.userID, memberActivityThrottle]
+        )
+        guard let message = try find(channelURL, messageID) else {
+            throw PostgresError(kind: .server, message: "message \(messageID) vanished after insert")
+        }
+        return message
+    }
+
+    /// A message for an ephemeral channel: it gets an id and a time, and is stored nowhere.
+    public func ephemeral(
+        _ channelURL: String, _ new: NewMessage, sender: BasicUser?, mentioned: [BasicUser], isOperator: Bool, now: Int64
+    ) throws -> Message {
+        let messageID: Int64 = try connection.query("SELECT nextval('message_ids') AS id")[0].decode("id")
+        return Message(
+            messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
+            customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUsers: mentioned,
+            sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: now, updatedAt: 0,
+            isRemoved: false, dedupID: new.dedupID
+        )
+    }
+
+    public func find(_ channelURL: String, _ messageID: Int64) throws -> Message? {
+        let rows = try connection.query(
+            "SELECT \(Self.columns) FROM \(Self.from) WHERE m.channel_url = $1 AND m.message_id = $2", [channelURL, messageID]
+        )
+        return try decode(rows).first
+    }
+
+    /// A window of history around the anchor, oldest first, hiding messages before `visibleFrom`.
+    public func history(_ channelURL: String, _ query: HistoryQuery, visibleFrom: Int64) throws -> [Message] {
+        var anchorTS = query.anchorTimestamp
+        var anchorID: Int64? = nil
+        if let id = query.anchorMessageID {
+            guard let anchor = try connection.query(
+                "SELECT created_at FROM messages WHERE channel_url = $1 AND message_id = $2", [channelURL, id]
+            ).first else { throw ParleyError.notFound("Message \(id) not found.") }
+            anchorTS = try anchor.decode("created_at")
+            anchorID = id
+        }
+        var sql = SQLBuilder()
+        sql.where("m.channel_url = \(sql.bind(channelURL))")
+        sql.where("m.created_at >= \(sql.bind(visibleFrom))")
+        if !query.includeRemoved { sql.where("NOT m.is_removed") }
+        if let type = query.messageType { sql.where("m.message_type = \(sql.bind(type.rawValue))") }
+        if let types = query.customTypes { sql.where("m.custom_type = ANY(\(sql.bind(types))::text[])") }
+        if let senders = query.senderIDs { sql.where("m.sender_id = ANY(\(sql.bind(senders))::text[])") }
+        // The window is the prev_limit messages before the anchor, the anchor itself when
+        // `include` (the message, or every message at exactly the timestamp), and the
+        // next_limit messages after it; a message anchor splits on (created_at, message_id).
+        let ts = sql.bind(anchorTS)
+        let key = "(m.created_at, m.message_id)"
+        let anchor = anchorID.map { "(\(ts)::bigint, \(sql.bind($0))::bigint)" }
+        let before = anchor.map { "\(key) < \($0)" } ?? "m.created_at < \(ts)"
+        let after = anchor.map { "\(key) > \($0)" } ?? "m.created_at > \(ts)"
+        let at = anchor.map { "\(key) = \($0)" } ?? "m.created_at = \(ts)"
+        let base = "SELECT \(Self.columns) FROM \(Self.from) \(sql.whereClause)"
+        var statement = """
+            (\(base) AND \(before) ORDER BY m.created_at DESC, m.message_id DESC LIMIT \(sql.bind(query.prevLimit)))
+            UNION ALL
+            (\(base) AND \(after) ORDER BY m.created_at, m.message_id LIMIT \(sql.bind(query.nextLimit)))
+            """
+        if query.include { statement += "\nUNION ALL\n(\(base) AND \(at))" }
+        let messages = try decode(try connection.query(statement, sql.parameters))
+            .sorted { ($0.createdAt, $0.messageID) < ($1.createdAt, $1.messageID) }
+        return query.reverse ? messages.reversed() : messages
+    }
+
+    /// Messages visible from `visibleFrom` on, removed ones excluded.
+    public func count(_ channelURL: String, visibleFrom: Int64) throws -> Int {
+        try connection.query(
+            "SELECT count(*) AS n FROM messages WHERE channel_url = $1 AND created_at >= $2 AND NOT is_removed",
+            [channelURL, visibleFrom]
+        )[0].decode("n")
+    }
+
+    public func update(_ messageID: Int64, _ update: MessageUpdate, now: Int64) throws {
+        try connection.query(
+            """
+            UPDATE messages SET message = COALESCE($2, message), custom_type = COALESCE($3, custom_type),
+                data = COALESCE($4, data), mention_type = COALESCE($5, mention_type),
+                mentioned_user_ids = COALESCE($6::text[], mentioned_user_ids), updated_at = $7
+            WHERE message_id = $1
+            """,
+            [messageID, update.message, update.customType, update.data, update.mentionType?.rawValue, update.mentionedUserIDs, now]
+        )
+    }
+
+    /// Soft delete: the content goes, the row stays for admins and for sequence numbers.
+    public func remove(_ messageID: Int64, now: Int64) throws {
+        try connection.query(
+            """
+            UPDATE messages SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
+                sorted_metaarray = '[]', updated_at = $2
+            WHERE message_id = $1
+            """,
+            [messageID, now]
+        )
+    }
+
+    /// Rows to messages, with mentioned users resolved in one query.
+    private func decode(_ rows: PostgresResult) throws -> [Message] {
+        var messages: [Message] = []
+        var mentionedIDs: [[String]] = []
+        for index in 0..<rows.count {
+            let row = rows[index]
+            let senderID: String? = try row.decodeIfPresent("sender_id")
+            let metaarrayText: String = try row.decode("sorted_metaarray")
+            let metaarray = metaarrayText == "[]" ? [] : try JSONDecoder().decode([MetaArray].self, from: Data(metaarrayText.utf8))
+            mentionedIDs.append(try row.decode("mentioned_user_ids", as: [String].self))
+            messages.append(Message(
+                messageID: try row.decode("message_id"),
+                type: MessageType(rawValue: try row.decode("message_type")) ?? .user,
+                channelURL: try row.decode("channel_url"),
+                sender: try senderID.map { id in
+                    BasicUser(userID: id, nickname: try row.decode("sender_nickname"),
+                              profileURL: try row.decode("sender_profile_url"), isActive: try row.decode("sender_is_active"))
+                },
+                message: try row.decode("message"), customType: try row.decode("custom_type"), data: try row.decode("data"),
+                mentionType: MentionType(rawValue: try row.decode("mention_type")) ?? .users, mentionedUsers: [],
+                sortedMetaarray: metaarray, isOpMsg: try row.decode("is_op_msg"), silent: try row.decode("is_silent"),
+                createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"),
+                isRemoved: try row.decode("is_removed"), dedupID: try row.decodeIfPresent("dedup_id")
+            ))
+        }
+        let allMentioned = Array(Set(mentionedIDs.flatMap { $0 }))
+        guard !allMentioned.isEmpty else { return messages }
+        let users = Dictionary(
+            try GroupChannelReader(connection: connection).basicUsers(allMentioned).map { ($0.userID, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        for index in messages.indices {
+            messages[index].mentionedUsers = mentionedIDs[index].compactMap { users[$0] }
+        }
+        return messages
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+
+/// API.md §4.2–4.4: sending, history windows, one message, edits and deletes.
+@Suite struct MessageTests {
+    /// Sends `count` messages from `sender` and returns their ids in send order.
+    private func sendMany(_ api: API, _ url: String, _ count: Int, as credential: Credential, prefix: String = "m") async throws -> [Int] {
+        var ids: [Int] = []
+        for index in 0..<count {
+            let response = try await api.post("/v3/group_channels/\(url)/messages", ["message": "\(prefix)\(index)"], as: credential)
+            #expect(response.status == 201, "\(response.text)")
+            ids.append(try #require(response["message_id"] as? Int))
+        }
+        return ids
+    }
+
+    private func texts(_ response: APIResponse) -> [String] {
+        (response["messages"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+    }
+
+    @Test func sendReturnsTheMessageAndUpdatesTheChannel() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("send", 2)
+            let url = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
+            let sent = try await api.post("/v3/group_channels/\(url)/messages", [
+                "message": "hello", "custom_type": "greeting", "data": "d", "mentioned_user_ids": [users[1]],
+                "sorted_metaarray": [["key": "tags", "value": ["a", "b"]]],
+            ], as: users.session(0))
+            #expect(sent.status == 201)
+            #expect(sent["type"] as? String == "MESG")
+            #expect(sent["message"] as? String == "hello")
+            #expect(sent["custom_type"] as? String == "greeting")
+            #expect((sent["user"] as? [String: Any])?["user_id"] as? String == users[0])
+            #expect((sent["mentioned_users"] as? [[String: Any]])?.first?["user_id"] as? String == users[1])
+            #expect((sent["sorted_metaarray"] as? [[String: Any]])?.first?["value"] as? [String] == ["a", "b"])
+            #expect(sent["updated_at"] as? Int == 0)
+            let admin = try await api.post("/v3/group_channels/\(url)/messages", ["message_type": "ADMM", "message": "notice"])
+            #expect(admin.status == 201)
+            #expect(admin["user"] == nil)
+            let list = try await api.get("/v3/users/\(users[1])/my_group_channels?show_empty=false")
+            #expect(list.channelURLs == [url])
+        }
+    }
+
+    @Test func onlyJoinedMembersSendAndAdminMessagesNeedTheApiToken() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("sendauth", 4)
+            #expect(try await api.put("/v3/users/\(users[3])/channel_invitation_preference", ["auto_accept": false]).status == 200)
+            let url = try await api.createChannel(["user_ids": [users[1], users[3]], "is_public": true], as: users.session(0))
+            let path = "/v3/group_channels/\(url)/messages"
+            #expect(try await api.post(path, ["message": "x"], as: users.session(2)).status == 403)
+            #expect(try await api.post(path, ["message": "x"], as: users.session(3)).status == 403)
+            #expect(try await api.post(path, ["message": "x", "user_id": users[1]], as: users.session(0)).status == 403)
+            #expect(try await api.post(path, ["message_type": "ADMM", "message": "x"], as: users.session(0)).status == 403)
+            #expect(try await api.post(path, ["message": "x"]).code == 400105, "the admin must name the sender")
+            #expect(try await api.post(path, ["message": "x", "user_id": users[1]]).status == 201)
+            let privateURL = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
+            #expect(try await api.post("/v3/group_channels/\(privateURL)/messages", ["message": "x"], as: users.session(2)).status == 404)
+            #expect(try await api.post("/v3/group_channels/nope-\(uniqueID("x"))/messages", ["message": "x", "user_id": users[0]]).status == 404)
+        }
+    }
+
+    @Test(arguments: [
+        (["message": 5], 400100), ([:], 400105), (["message": String(repeating: "x", count: 5001)], 400110),
+        (["message": "x", "message_type": "TEXT"], 400111), (["message": "x", "mention_type": "all"], 400111),
+        (["message": "x", "dedup_id": String(repeating: "d", count: 65)], 400110), (["message": "x", "is_silent": 1], 400104),
+        (["message": "x", "sorted_metaarray": [["key": "k", "value": Array(repeating: "v", count: 51)] as [String: any Sendable]]], 400203),
+        (["message_type": "ADMM", "message": String(repeating: "x", count: 1001)], 400110),
+    ] as [([String: any Sendable], Int)])
+    func invalidSendsAreRejectedAndStoreNothing(body: [String: any Sendable], code: Int) async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("badsend", 1)
+            let url = try await api.createChannel(["user_ids": [users[0]]])
+            var body = body
+            if body["message_type"] as? String != "ADMM" { body["user_id"] = users[0] }
+            let response = try await api.post("/v3/group_channels/\(url)/messages", body)
+            #expect(response.code == code, "\(response.text)")
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count")["total"] as? Int == 0)
+        }
+    }
+
+    @Test func tenConcurrentRetriesWithOneDedupIDMakeOneMessage() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("dedup", 1)
+            let url = try await api.createChannel(["user_ids": [users[0]]])
+            let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        let response = try await api.post(
+                            "/v3/group_channels/\(url)/messages", ["message": "once", "dedup_id": "abc"], as: users.session(0)
+                        )
+                        return (response.status, response["message_id"] as? Int ?? -1)
+                    }
+                }
+                return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0.0 == 201 }.count == 1)
+            #expect(results.filter { $0.0 == 200 }.count == 9)
+            #expect(Set(results.map(\.1)).count == 1)
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count")["total"] as? Int == 1)
+            let other = try await api.post("/v3/group_channels/\(url)/messages", ["message": "twice", "dedup_id": "abd"], as: users.session(0))
+            #expect(other.status == 201)
+        }
+    }
+
+    @Test func threeMembersSendingConcurrentlyLoseNothing() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("concurrent", 3)
+            let url = try await api.createChannel(["user_ids": [users[0], users[1], users[2]]])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for sender in 0..<3 {
+                    group.addTask { _ = try await self.sendMany(api, url, 20, as: users.session(sender), prefix: "u\(sender)-") }
+                }
+                try await group.waitForAll()
+            }
+            let history = try await api.get("/v3/group_channels/\(url)/messages?prev_limit=200&next_limit=0")
+            let messages = history["messages"] as? [[String: Any]] ?? []
+            #expect(messages.count == 60)
+            let ids = messages.compactMap { $0["message_id"] as? Int }
+            let times = messages.compactMap { $0["created_at"] as? Int }
+            #expect(ids == ids.sorted())
+            #expect(times == times.sorted())
+            for sender in 0..<3 {
+                let own = messages.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("u\(sender)-") }
+                #expect(own == (0..<20).map { "u\(sender)-\($0)" })
+            }
+        }
+    }
+
+    @Test func historyWindowsAroundAnIDAndATimestamp() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("history", 1)
+            let url = try await api.createChannel(["user_ids": [users[0]]])
+            let ids = try await sendMany(api, url, 10, as: users.session(0))
+            let base = "/v3/group_channels/\(url)/messages"
+            let around = try await api.get("\(base)?message_id=\(ids[5])&prev_limit=2&next_limit=3")
+            #expect(texts(around) == ["m3", "m4", "m5", "m6", "m7", "m8"])
+            let excluded = try await api.get("\(base)?message_id=\(ids[5])&prev_limit=2&next_limit=3&include=false")
+            #expect(texts(excluded) == ["m3", "m4", "m6", "m7", "m8"])
+            let reversed = try await api.get("\(base)?message_id=\(ids[5])&prev_limit=1&next_limit=1&reverse=true")
+            #expect(texts(reversed) == ["m6", "m5", "m4"])
+            let newest = try await api.get("\(base)?prev_limit=3&next_limit=0")
+            #expect(texts(newest) == ["m7", "m8", "m9"])
+            let oldest = try await api.get("\(base)?message_ts=0&prev_limit=0&next_limit=2")
+            #expect(texts(oldest) == ["m0", "m1"])
+            let anchor = try await api.get("\(base)/\(ids[2])")
+            let ts = try #require(anchor["created_at"] as? Int)
+            let byTime = try await api.get("\(base)?message_ts=\(ts)&prev_limit=1&next_limit=0")
+            #expect(texts(byTime) == ["m1", "m2"])
+            let byTimeExcluded = try await api.get("\(base)?message_ts=\(ts)&prev_limit=1&next_limit=1&include=false")
+            #expect(texts(byTimeExcluded) == ["m1", "m3"])
+            #expect(try await api.get("\(base)?prev_limit=201").code == 400111)
+            #expect(try await api.get("\(base)?message_id=\(Int.max)").code == 400201)
+            #expect(try await api.get("\(base)?message_type=TXT").code == 400111)
+        }
+    }
+
+    @Test func historyFiltersByTypeCustomTypeAndSender() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("filters", 2)
+            let url = try await api.createChannel(["user_ids": [users[0], users[1]]])
+            let path = "/v3/group_channels/\(url)/messages"
+            _ = try await api.post(path, ["message": "a", "custom_type": "x"], as: users.session(0))
+            _ = try await api.post(path, ["message": "b", "custom_type": "y"], as: users.session(1))
+            _ = try await api.post(path, ["message_type": "ADMM", "message": "c"])
+            #expect(texts(try await api.get("\(path)?message_type=ADMM")) == ["c"])
+            #expect(texts(try await api.get("\(path)?custom_types=y")) == ["b"])
+            #expect(texts(try await api.get("\(path)?sender_ids=\(users[0])")) == ["a"])
+        }
+    }
+
+    @Test func editsAndDeletesFollowTheRules() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("edit", 4)
+            let url = try await api.createChannel(["user_ids": [users[0], users[1], users[2]], "operator_ids": [users[2]]])
+            let id = try await sendMany(api, url, 1, as: users.session(0))[0]
+            let path = "/v3/group_channels/\(url)/messages/\(id)"
+            #expect(try await api.put(path, ["message": "nope"], as: users.session(1)).status == 403)
+            #expect(try await api.put(path, ["message": "nope"], as: users.session(3)).status == 404)
+            let edited = try await api.put(path, ["message": "edited"], as: users.session(0))
+            #expect(edited["message"] as? String == "edited")
+            #expect((edited["updated_at"] as? Int ?? 0) > 0)
+            #expect(try await api.put(path, ["custom_type": "op"], as: users.session(2)).status == 200)
+            #expect(try await api.delete(path, as: users.session(1)).status == 403)
+            #expect(try await api.delete(path, as: users.session(2)).status == 200)
+            #expect(try await api.get(path, as: users.session(0)).status == 404)
+            #expect(try await api.put(path, ["message": "again"]).status == 404)
+            let history = try await api.get("/v3/group_channels/\(url)/messages", as: users.session(0))
+            #expect((history["messages"] as? [[String: Any]])?.isEmpty == true)
+            #expect(try await api.get("/v3/group_channels/\(url)/messages?include_removed=true", as: users.session(0)).status == 403)
+            let removed = try await api.get("/v3/group_channels/\(url)/messages?include_removed=true")
+            let first = (removed["messages"] as? [[String: Any]])?.first
+            #expect(first?["is_removed"] as? Bool == true)
+            #expect(first?["message"] as? String == "")
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count")["total"] as? Int == 0)
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/abc").code == 400101)
+        }
+    }
+
+    @Test func frozenChannelsLetOnlyOperatorsAndAdminSend() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("frozen", 2)
+            let url = try await api.createChannel(["user_ids": [users[0], users[1]], "operator_ids": [users[0]]])
+            #expect(try await api.put("/v3/group_channels/\(url)/freeze", ["freeze": true]).status == 200)
+            let path = "/v3/group_channels/\(url)/messages"
+            let blocked = try await api.post(path, ["message": "x"], as: users.session(1))
+            #expect(blocked.status == 403)
+            #expect(blocked.code == 900050)
+            #expect(try await api.post(path, ["message": "x"], as: users.session(0)).status == 201)
+            #expect(try await api.post(path, ["message": "x", "user_id": users[1]]).status == 201)
+        }
+    }
+
+    @Test func ephemeralChannelsKeepNoHistory() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("ephemeral", 1)
+            let url = try await api.createChannel(["user_ids": [users[0]], "is_ephemeral": true])
+            let sent = try await api.post("/v3/group_channels/\(url)/messages", ["message": "gone"], as: users.session(0))
+            #expect(sent.status == 201)
+            #expect(sent["message"] as? String == "gone")
+            #expect(texts(try await api.get("/v3/group_channels/\(url)/messages")).isEmpty)
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count")["total"] as? Int == 0)
+        }
+    }
+
+    @Test func aNewMessageUnhidesButDoesNotUnarchive() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("unhide", 3)
+            let url = try await api.createChannel(["user_ids": [users[0], users[1], users[2]]])
+            #expect(try await api.put("/v3/group_channels/\(url)/hide", [:], as: users.session(1)).status == 200)
+            #expect(try await api.put("/v3/group_channels/\(url)/hide", ["allow_auto_unhide": false], as: users.session(2)).status == 200)
+            _ = try await sendMany(api, url, 1, as: users.session(0))
+            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(1))["hidden_state"] as? String == "unhidden")
+            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(2))["hidden_state"] as? String == "hidden_prevent_auto_unhide")
+        }
+    }
+
+    @Test func resetHistoryAndHidePreviousMessagesHideOlderMessagesForThatUserOnly() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("visible", 3)
+            let url = try await api.createChannel(["user_ids": [users[0], users[1], users[2]]])
+            _ = try await sendMany(api, url, 2, as: users.session(0), prefix: "old")
+            try await Task.sleep(for: .milliseconds(5))
+            #expect(try await api.put("/v3/group_channels/\(url)/reset_user_history", [:], as: users.session(1)).status == 200)
+            #expect(try await api.put("/v3/group_channels/\(url)/hide", ["hide_previous_messages": true], as: users.session(2)).status == 200)
+            try await Task.sleep(for: .milliseconds(5))
+            _ = try await sendMany(api, url, 1, as: users.session(0), prefix: "new")
+            let path = "/v3/group_channels/\(url)/messages"
+            #expect(texts(try await api.get(path, as: users.session(0))) == ["old0", "old1", "new0"])
+            #expect(texts(try await api.get(path, as: users.session(1))) == ["new0"])
+            #expect(texts(try await api.get(path, as: users.session(2))) == ["new0"])
+            #expect(texts(try await api.get("\(path)?user_id=\(users[1])")) == ["new0"])
+            #expect(try await api.get("\(path)/total_count", as: users.session(1))["total"] as? Int == 1)
+        }
+    }
+}
