@@ -5,7 +5,18 @@
 -- member's unread count is a subtraction of sequence numbers, never a scan of the history.
 
 ALTER TABLE group_channels
-    ADD COLUMN message_seq bigint NOT NULL DEFAULT 0;
+    ADD COLUMN message_seq bigint NOT NULL DEFAULT 0,
+    -- Counts only the messages that count as unread (not silent): unread = counted_seq - read_seq
+    -- minus the removed counted messages after read_seq.
+    ADD COLUMN counted_seq bigint NOT NULL DEFAULT 0;
+
+ALTER TABLE group_channel_members
+    -- The channel's counted_seq this member has read up to, and when.
+    ADD COLUMN read_seq bigint NOT NULL DEFAULT 0,
+    ADD COLUMN read_ts bigint NOT NULL DEFAULT 0,
+    ADD COLUMN delivered_ts bigint NOT NULL DEFAULT 0,
+    -- Unread messages that mention this member, kept up to date in the send transaction.
+    ADD COLUMN unread_mentions integer NOT NULL DEFAULT 0;
 
 CREATE SEQUENCE message_ids;
 
@@ -13,6 +24,7 @@ CREATE TABLE messages (
     message_id          bigint PRIMARY KEY,
     channel_url         text COLLATE "C" NOT NULL REFERENCES group_channels (channel_url) ON DELETE CASCADE,
     seq                 bigint  NOT NULL,
+    counted_seq         bigint  NOT NULL,
     message_type        text    NOT NULL CHECK (message_type IN ('MESG', 'FILE', 'ADMM')),
     -- The sender as they were when sending: their messages outlive them (API.md §2.2).
     sender_id           text COLLATE "C",
@@ -34,6 +46,8 @@ CREATE TABLE messages (
 );
 -- History windows: keyset on (created_at, message_id) within a channel.
 CREATE INDEX messages_history_idx ON messages (channel_url, created_at, message_id);
+-- Removed messages that had counted as unread, for the one correction unread counts need.
+CREATE INDEX messages_removed_counted_idx ON messages (channel_url, counted_seq) WHERE is_removed AND NOT is_silent;
 
 -- Retry-safe sends: one message per channel, sender and dedup_id within 24 hours.
 CREATE TABLE message_dedup (

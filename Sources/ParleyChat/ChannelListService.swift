@@ -24,6 +24,7 @@ public struct ChannelListService: Sendable {
     /// a session user. Per-user fields belong to the session user or the `user_id` named.
     public func channels(_ actor: Actor, viewerID: String?, filter: ChannelFilter, limit: Int, pageToken: String?) async throws -> Page<ChannelView> {
         let viewer = try actor.viewer(named: viewerID)
+        if filter.unreadOnly && viewer == nil { throw ParleyError.missing("user_id") }
         let scope = ChannelListScope.all(viewer: viewer, restrictToVisible: !actor.isAdmin)
         return try await page(scope, filter, viewer: viewer, scope: "all|\(viewer ?? "-")", limit: limit, pageToken: pageToken)
     }

@@ -77,8 +77,8 @@ public struct GroupChannelService: Sendable {
                 : nil
             return ChannelView(
                 channel: view.channel, viewerID: viewer, membership: view.membership, members: showMembers ? members : nil,
-                receiptMemberIDs: members?.filter { $0.state == .joined }.map(\.user.userID),
-                showReadReceipt: showReadReceipt, showDeliveryReceipt: showDeliveryReceipt
+                receiptMembers: members?.filter { $0.state == .joined },
+                showReadReceipt: showReadReceipt, showDeliveryReceipt: showDeliveryReceipt, lastMessage: view.lastMessage
             )
         }
     }

@@ -24,6 +24,7 @@ public struct Container: Sendable {
     public let channelPreferences: ChannelPreferenceService
     public let channelMetadata: ChannelMetadataService
     public let messages: MessageService
+    public let receipts: ReceiptService
     public let readiness: ReadinessProbe
     /// Long-running parts the application must run and shut down (the connection pool).
     public let services: [any Service]
@@ -54,6 +55,7 @@ public struct Container: Sendable {
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store),
             messages: MessageService(store: store, clock: clock, settings: settings),
+            receipts: ReceiptService(store: store, clock: clock),
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             services: [pool],
             shutdown: { await pool.close() }

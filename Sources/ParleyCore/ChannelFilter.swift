@@ -36,6 +36,8 @@ public enum MembersQueryType: String, Sendable, CaseIterable {
 /// The filters of `my_group_channels` and `GET /v3/group_channels` (API.md §3.8, §3.9).
 public struct ChannelFilter: Sendable, Equatable {
     public var showEmpty = true
+    /// `unread_filter=unread_message`: only channels with unread messages for the viewer.
+    public var unreadOnly = false
     public var hiddenMode: HiddenMode = .all
     public var memberState: MemberStateFilter = .all
     public var membersExactlyIn: [String]?
@@ -58,7 +60,7 @@ public struct ChannelFilter: Sendable, Equatable {
     /// A stable text of every filter, so that a page token only pages the list it came from.
     public var scope: String {
         func list(_ values: [String]?) -> String { values?.joined(separator: ",") ?? "-" }
-        var parts: [String] = ["\(showEmpty)", hiddenMode.rawValue, memberState.rawValue]
+        var parts: [String] = ["\(showEmpty)", "\(unreadOnly)", hiddenMode.rawValue, memberState.rawValue]
         parts.append(list(membersExactlyIn?.sorted()))
         parts.append(list(membersIncludeIn?.sorted()))
         parts.append(membersQueryType.rawValue)

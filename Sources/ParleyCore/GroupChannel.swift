@@ -88,12 +88,19 @@ public struct Membership: Sendable, Equatable {
     public let tsMessageOffset: Int64
     /// Messages before this are hidden from the member (`hide_previous_messages`).
     public let messagesHiddenBefore: Int64
+    public let readTS: Int64
+    public let unreadMessageCount: Int
+    public let unreadMentionCount: Int
 
     public init(
         userID: String, state: MemberState, isOperator: Bool, hiddenState: HiddenState, invitedAt: Int64,
-        joinedAt: Int64, inviter: BasicUser?, tsMessageOffset: Int64, messagesHiddenBefore: Int64 = 0
+        joinedAt: Int64, inviter: BasicUser?, tsMessageOffset: Int64, messagesHiddenBefore: Int64 = 0,
+        readTS: Int64 = 0, unreadMessageCount: Int = 0, unreadMentionCount: Int = 0
     ) {
         self.messagesHiddenBefore = messagesHiddenBefore
+        self.readTS = readTS
+        self.unreadMessageCount = unreadMessageCount
+        self.unreadMentionCount = unreadMentionCount
         self.userID = userID
         self.state = state
         self.isOperator = isOperator
@@ -111,12 +118,16 @@ public struct Member: Sendable, Equatable {
     public let state: MemberState
     public let isOperator: Bool
     public let lastSeenAt: Int64
+    public let readTS: Int64
+    public let deliveredTS: Int64
 
-    public init(user: BasicUser, state: MemberState, isOperator: Bool, lastSeenAt: Int64) {
+    public init(user: BasicUser, state: MemberState, isOperator: Bool, lastSeenAt: Int64, readTS: Int64 = 0, deliveredTS: Int64 = 0) {
         self.user = user
         self.state = state
         self.isOperator = isOperator
         self.lastSeenAt = lastSeenAt
+        self.readTS = readTS
+        self.deliveredTS = deliveredTS
     }
 }
 
@@ -128,19 +139,23 @@ public struct ChannelView: Sendable {
     public let membership: Membership?
     public let members: [Member]?
     /// Joined members, when read or delivery receipts were asked for.
-    public let receiptMemberIDs: [String]?
+    public let receiptMembers: [Member]?
     public let showReadReceipt: Bool
     public let showDeliveryReceipt: Bool
+    /// The newest message the viewer can see.
+    public let lastMessage: Message?
 
     public init(
         channel: GroupChannel, viewerID: String?, membership: Membership?, members: [Member]?,
-        receiptMemberIDs: [String]? = nil, showReadReceipt: Bool = false, showDeliveryReceipt: Bool = false
+        receiptMembers: [Member]? = nil, showReadReceipt: Bool = false, showDeliveryReceipt: Bool = false,
+        lastMessage: Message? = nil
     ) {
+        self.lastMessage = lastMessage
         self.channel = channel
         self.viewerID = viewerID
         self.membership = membership
         self.members = members
-        self.receiptMemberIDs = receiptMemberIDs
+        self.receiptMembers = receiptMembers
         self.showReadReceipt = showReadReceipt
         self.showDeliveryReceipt = showDeliveryReceipt
     }

@@ -24,6 +24,7 @@ struct Endpoints {
             + ChannelPreferenceController(
                 preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes
             ).endpoints
+            + ReceiptController(receipts: container.receipts, maxBodyBytes: maxBodyBytes).endpoints
             + MessageController(messages: container.messages, limits: limits, clock: container.clock).endpoints
             + MetadataController(
                 service: container.channelMetadata, ownerPath: "/v3/group_channels/{channel_url}", ownerParameter: "channel_url",

@@ -43,19 +43,18 @@ struct ChannelDTO: JSONWritable {
             json.key("operators")
             json.array { json in channel.operators.forEach { json.value(BasicUserDTO(user: $0)) } }
             json.key("last_message")
-            json.null()
+            if let last = view.lastMessage { json.value(MessageDTO(message: last)) } else { json.null() }
             if let members = view.members {
                 json.key("members")
                 json.array { json in members.forEach { json.value(MemberDTO(member: $0)) } }
             }
-            // Read and delivery positions arrive with messages; until then every member's is 0.
-            if view.showReadReceipt { json.field("read_receipt", receipts) }
-            if view.showDeliveryReceipt { json.field("delivery_receipt", receipts) }
+            if view.showReadReceipt { json.field("read_receipt", ReceiptsDTO(members: joined, position: \.readTS)) }
+            if view.showDeliveryReceipt { json.field("delivery_receipt", ReceiptsDTO(members: joined, position: \.deliveredTS)) }
             if view.viewerID != nil { writeViewerFields(&json) }
         }
     }
 
-    private var receipts: ReceiptsDTO { ReceiptsDTO(userIDs: view.receiptMemberIDs ?? []) }
+    private var joined: [Member] { view.receiptMembers ?? [] }
 
     private func writeViewerFields(_ json: inout JSONWriter) {
         let membership = view.membership
@@ -64,12 +63,10 @@ struct ChannelDTO: JSONWritable {
         let hidden = membership?.hiddenState ?? .unhidden
         json.field("is_hidden", hidden != .unhidden)
         json.field("hidden_state", hidden.name)
-        // Read positions and unread counts arrive with messages; until a channel has messages
-        // they are zero.
-        json.field("user_last_read", Int64(0))
+        json.field("user_last_read", membership?.readTS ?? 0)
         json.field("ts_message_offset", membership?.tsMessageOffset ?? 0)
-        json.field("unread_message_count", 0)
-        json.field("unread_mention_count", 0)
+        json.field("unread_message_count", membership?.unreadMessageCount ?? 0)
+        json.field("unread_mention_count", membership?.unreadMentionCount ?? 0)
         json.field("invited_at", membership?.invitedAt ?? 0)
         json.field("joined_ts", membership?.joinedAt ?? 0)
         json.key("inviter")
@@ -91,11 +88,11 @@ struct MemberDTO: JSONWritable {
             json.field("role", member.isOperator ? "operator" : "none")
             json.field("is_online", false)
             json.field("last_seen_at", member.lastSeenAt)
-            // Mutes arrive with moderation; receipts with messages.
+            // Mutes arrive with moderation.
             json.field("is_muted", false)
             json.field("muted_end_at", 0)
-            json.field("read_ts", 0)
-            json.field("delivered_ts", 0)
+            json.field("read_ts", member.readTS)
+            json.field("delivered_ts", member.deliveredTS)
         }
     }
 }
@@ -117,9 +114,10 @@ struct ListDTO<Item: JSONWritable>: JSONWritable {
 
 /// `{ "user_id": ts, … }` for the joined members.
 struct ReceiptsDTO: JSONWritable {
-    let userIDs: [String]
+    let members: [Member]
+    let position: KeyPath<Member, Int64>
 
     func write(to json: inout JSONWriter) {
-        json.object { json in userIDs.forEach { json.field($0, Int64(0)) } }
+        json.object { json in members.forEach { json.field($0.user.userID, $0[keyPath: position]) } }
     }
 }

@@ -5,6 +5,11 @@ extension QueryParameters {
     func channelFilter(defaultHiddenMode: HiddenMode) throws -> ChannelFilter {
         var filter = ChannelFilter()
         filter.showEmpty = try bool("show_empty", default: true)
+        switch string("unread_filter") ?? "all" {
+        case "all": filter.unreadOnly = false
+        case "unread_message": filter.unreadOnly = true
+        default: throw ParleyError.invalidValue("unread_filter", "must be all or unread_message")
+        }
         filter.hiddenMode = try choice("hidden_mode", default: defaultHiddenMode)
         filter.memberState = try choice("member_state_filter", default: MemberStateFilter.all)
         filter.membersExactlyIn = list("members_exactly_in")

@@ -31,7 +31,7 @@ public struct GroupChannelListRepository {
             if let viewer {
                 from = "group_channels c LEFT JOIN group_channel_members m ON m.channel_url = c.channel_url AND m.user_id = \(sql.bind(viewer))"
                 if restrictToVisible { sql.where("(c.is_public OR m.user_id IS NOT NULL)") }
-                if filter.hiddenMode != .all || filter.memberState != .all { sql.where("m.user_id IS NOT NULL") }
+                if filter.hiddenMode != .all || filter.memberState != .all || filter.unreadOnly { sql.where("m.user_id IS NOT NULL") }
                 applyMembershipFilters(filter, &sql)
             } else {
                 from = "group_channels c"
@@ -86,6 +86,7 @@ public struct GroupChannelListRepository {
         case .hiddenPreventAutoUnhide: sql.where("m.hidden_state = 2")
         case .all: break
         }
+        if filter.unreadOnly { sql.where("\(ReceiptRepository.unreadExpression) > 0") }
         switch filter.memberState {
         case .all: break
         case .joinedOnly: sql.where("m.state = 'joined'")

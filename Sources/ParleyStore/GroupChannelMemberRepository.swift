@@ -29,9 +29,9 @@ public struct GroupChannelMemberRepository {
         let rows = try connection.query(
             """
             INSERT INTO group_channel_members (channel_url, user_id, state, is_operator, invited_at, joined_at, inviter_id,
-                ts_message_offset, channel_created_at, activity_at, name_sort_key)
+                ts_message_offset, channel_created_at, activity_at, name_sort_key, read_seq)
             SELECT c.channel_url, n.user_id, n.state, n.is_operator, $7::bigint, CASE WHEN n.state = 'joined' THEN $7::bigint ELSE 0 END,
-                NULLIF(n.inviter_id, ''), n.offset_ts, c.created_at, c.activity_at, c.name_sort_key
+                NULLIF(n.inviter_id, ''), n.offset_ts, c.created_at, c.activity_at, c.name_sort_key, c.counted_seq
             FROM group_channels c,
                 unnest($2::text[], $3::text[], $4::boolean[], $5::text[], $6::bigint[]) AS n(user_id, state, is_operator, inviter_id, offset_ts)
             WHERE c.channel_url = $1
@@ -57,7 +57,8 @@ public struct GroupChannelMemberRepository {
     public func join(_ channelURL: String, _ userID: String, now: Int64, tsMessageOffset: Int64) throws {
         try connection.query(
             """
-            UPDATE group_channel_members SET state = 'joined', joined_at = $3, ts_message_offset = GREATEST(ts_message_offset, $4)
+            UPDATE group_channel_members SET state = 'joined', joined_at = $3, ts_message_offset = GREATEST(ts_message_offset, $4),
+                read_seq = (SELECT counted_seq FROM group_channels WHERE channel_url = $1)
             WHERE channel_url = $1 AND user_id = $2
             """,
             [channelURL, userID, now, tsMessageOffset]
@@ -114,6 +115,7 @@ public struct GroupChannelMemberRepository {
             """,
             [channelURLs, userID, state.rawValue, hideMessagesBefore]
         )
+        if hideMessagesBefore != nil { try ReceiptRepository(connection: connection).markEverythingRead(channelURLs, userID) }
     }
 
     /// The member no longer sees messages sent before `now`.
@@ -122,6 +124,7 @@ public struct GroupChannelMemberRepository {
             "UPDATE group_channel_members SET ts_message_offset = $3 WHERE channel_url = ANY($1::text[]) AND user_id = $2",
             [channelURLs, userID, now]
         )
+        try ReceiptRepository(connection: connection).markEverythingRead(channelURLs, userID)
     }
 
     /// A page of members after (`sortKey`, `userID`), with their sort keys for the next token.
@@ -142,7 +145,8 @@ public struct GroupChannelMemberRepository {
         }
         let rows = try connection.query(
             """
-            SELECT \(rank) AS rank, u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, m.state, m.is_operator
+            SELECT \(rank) AS rank, u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, m.state, m.is_operator,
+                m.read_ts, m.delivered_ts
             FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
             \(sql.whereClause)
             ORDER BY 1, u.nickname COLLATE "C", u.user_id LIMIT \(sql.bind(limit))
@@ -154,7 +158,9 @@ public struct GroupChannelMemberRepository {
                 user: try GroupChannelReader.basicUser(row),
                 state: MemberState(rawValue: try row.decode("state")) ?? .joined,
                 isOperator: try row.decode("is_operator"),
-                lastSeenAt: try row.decode("last_seen_at")
+                lastSeenAt: try row.decode("last_seen_at"),
+                readTS: try row.decode("read_ts"),
+                deliveredTS: try row.decode("delivered_ts")
             )
             return (member, [String(try row.decode("rank", as: Int.self)), member.user.nickname, member.user.userID])
         }

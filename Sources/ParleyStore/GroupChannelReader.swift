@@ -22,6 +22,7 @@ public struct GroupChannelReader {
         )
         let operators = try self.operators(channelURLs)
         let memberships = try viewerID.map { try self.memberships(channelURLs, userID: $0) } ?? [:]
+        let lastMessages = try MessageRepository(connection: connection).lastMessages(channelURLs, viewerID: viewerID)
         var channels: [String: GroupChannel] = [:]
         for index in 0..<rows.count {
             let row = rows[index]
@@ -41,7 +42,9 @@ public struct GroupChannelReader {
             )
         }
         return channelURLs.compactMap { url in
-            channels[url].map { ChannelView(channel: $0, viewerID: viewerID, membership: memberships[url], members: nil) }
+            channels[url].map {
+                ChannelView(channel: $0, viewerID: viewerID, membership: memberships[url], members: nil, lastMessage: lastMessages[url])
+            }
         }
     }
 
@@ -69,8 +72,9 @@ public struct GroupChannelReader {
             """
             SELECT m.channel_url, m.user_id, m.state, m.is_operator, m.hidden_state, m.invited_at, m.joined_at,
                 m.ts_message_offset, m.messages_hidden_before, m.inviter_id, iu.nickname AS inviter_nickname, iu.profile_url AS inviter_profile_url,
-                iu.is_active AS inviter_is_active
-            FROM group_channel_members m LEFT JOIN users iu ON iu.user_id = m.inviter_id
+                iu.is_active AS inviter_is_active, m.read_ts, m.unread_mentions, \(ReceiptRepository.unreadExpression) AS unread
+            FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
+                LEFT JOIN users iu ON iu.user_id = m.inviter_id
             WHERE m.channel_url = ANY($1::text[]) AND m.user_id = $2
             """,
             [channelURLs, userID]
@@ -91,7 +95,10 @@ public struct GroupChannelReader {
                 joinedAt: try row.decode("joined_at"),
                 inviter: inviter,
                 tsMessageOffset: try row.decode("ts_message_offset"),
-                messagesHiddenBefore: try row.decode("messages_hidden_before")
+                messagesHiddenBefore: try row.decode("messages_hidden_before"),
+                readTS: try row.decode("read_ts"),
+                unreadMessageCount: try row.decode("unread"),
+                unreadMentionCount: try row.decode("unread_mentions")
             )
         }
         return memberships

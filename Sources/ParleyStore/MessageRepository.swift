@@ -45,28 +45,35 @@ public struct MessageRepository {
     ) throws -> Message {
         let channel = try connection.query(
             """
-            UPDATE group_channels SET message_seq = message_seq + 1,
+            UPDATE group_channels SET message_seq = message_seq + 1, counted_seq = counted_seq + CASE WHEN $3 THEN 0 ELSE 1 END,
                 last_message_at = GREATEST($2::bigint, COALESCE(last_message_at, 0) + 1),
                 activity_at = GREATEST($2::bigint, COALESCE(last_message_at, 0) + 1)
-            WHERE channel_url = $1 RETURNING message_seq, last_message_at
+            WHERE channel_url = $1 RETURNING message_seq, counted_seq, last_message_at
             """,
-            [channelURL, now]
+            [channelURL, now, new.isSilent]
         )
         let seq: Int64 = try channel[0].decode("message_seq")
+        let countedSeq: Int64 = try channel[0].decode("counted_seq")
         let createdAt: Int64 = try channel[0].decode("last_message_at")
         let metaarray = String(decoding: try JSONEncoder().encode(new.sortedMetaarray), as: UTF8.self)
         let inserted = try connection.query(
             """
-            INSERT INTO messages (message_id, channel_url, seq, message_type, sender_id, sender_nickname, sender_profile_url,
+            INSERT INTO messages (message_id, channel_url, seq, counted_seq, message_type, sender_id, sender_nickname, sender_profile_url,
                 message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent, is_op_msg, dedup_id, created_at)
-            VALUES (nextval('message_ids'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16)
+            VALUES (nextval('message_ids'), $1, $2, $17, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16)
             RETURNING message_id
             """,
             [channelURL, seq, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
              new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs, metaarray,
-             new.isSilent, isOperator, new.dedupID, createdAt]
+             new.isSilent, isOperator, new.dedupID, createdAt, countedSeq]
         )
         let messageID: Int64 = try inserted[0].decode("message_id")
+        try ReceiptRepository(connection: connection).recordSend(
+            channelURL, senderID: sender?.userID, countedSeq: countedSeq, createdAt: createdAt,
+            // Silent messages count for nobody, mentions included.
+            mentionType: new.isSilent ? .users : new.mentionType,
+            mentionedUserIDs: new.isSilent ? [] : Array(new.mentionedUserIDs.prefix(Validation.maxMentionedUsers))
+        )
         if let dedupID = new.dedupID, let senderID = sender?.userID {
             try connection.query(
                 "UPDATE message_dedup SET message_id = $4 WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
@@ -167,16 +174,41 @@ public struct MessageRepository {
         )
     }
 
-    /// Soft delete: the content goes, the row stays for admins and for sequence numbers.
+    /// Soft delete: the content goes, the row stays for admins and for sequence numbers; it stops
+    /// counting as an unread mention.
     public func remove(_ messageID: Int64, now: Int64) throws {
-        try connection.query(
+        let removed = try connection.query(
             """
-            UPDATE messages SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
+            UPDATE messages m SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
                 sorted_metaarray = '[]', updated_at = $2
-            WHERE message_id = $1
+            FROM messages old WHERE m.message_id = $1 AND old.message_id = m.message_id AND NOT old.is_removed
+            RETURNING m.channel_url, m.counted_seq, m.is_silent, old.mention_type, old.mentioned_user_ids
             """,
             [messageID, now]
         )
+        guard let row = removed.first else { return }
+        try ReceiptRepository(connection: connection).recordRemoval(
+            try row.decode("channel_url"), countedSeq: try row.decode("counted_seq"), isSilent: try row.decode("is_silent"),
+            mentionType: try row.decode("mention_type"), mentionedUserIDs: try row.decode("mentioned_user_ids", as: [String].self)
+        )
+    }
+
+    /// The newest message of each channel that `viewerID` can see (one query for a whole page).
+    public func lastMessages(_ channelURLs: [String], viewerID: String?) throws -> [String: Message] {
+        let rows = try connection.query(
+            """
+            SELECT \(Self.columns) FROM unnest($1::text[]) AS u(url)
+            CROSS JOIN LATERAL (
+                SELECT * FROM messages lm
+                WHERE lm.channel_url = u.url AND NOT lm.is_removed
+                  AND lm.created_at >= COALESCE((SELECT GREATEST(v.ts_message_offset, v.messages_hidden_before)
+                                                 FROM group_channel_members v WHERE v.channel_url = u.url AND v.user_id = $2), 0)
+                ORDER BY lm.created_at DESC, lm.message_id DESC LIMIT 1) AS m
+            LEFT JOIN users su ON su.user_id = m.sender_id
+            """,
+            [channelURLs, viewerID]
+        )
+        return Dictionary(try decode(rows).map { ($0.channelURL, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Rows to messages, with mentioned users resolved in one query.

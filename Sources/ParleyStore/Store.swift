@@ -61,6 +61,7 @@ public struct Repositories {
     public var groupChannelLists: GroupChannelListRepository { GroupChannelListRepository(connection: connection) }
     public var groupChannelReader: GroupChannelReader { GroupChannelReader(connection: connection) }
     public var messages: MessageRepository { MessageRepository(connection: connection) }
+    public var receipts: ReceiptRepository { ReceiptRepository(connection: connection) }
     public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }
     public var invitationPreferences: InvitationPreferenceRepository { InvitationPreferenceRepository(connection: connection) }
     public var health: HealthRepository { HealthRepository(connection: connection) }

@@ -1,0 +1,63 @@
+import ParleyCore
+import ParleyStore
+
+/// Read and delivery receipts and unread counts (API.md §4.7).
+public struct ReceiptService: Sendable {
+    let store: Store
+    let clock: Clock
+
+    public init(store: Store, clock: Clock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Marks the channel read for the user up to `timestamp` (everything when nil).
+    public func markAsRead(_ actor: Actor, _ channelURL: String, userID: String, timestamp: Int64?) async throws {
+        try actor.requireActingAs(userID)
+        let now = clock.nowMillis
+        try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            guard try repositories.receipts.markRead(channelURL, userID, timestamp: timestamp, now: now) else {
+                throw Self.notMember(userID, channelURL)
+            }
+        }
+    }
+
+    public func markAsDelivered(_ actor: Actor, _ channelURL: String, userID: String) async throws -> Int64 {
+        try actor.requireActingAs(userID)
+        let now = clock.nowMillis
+        return try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            guard let ts = try repositories.receipts.markDelivered(channelURL, userID, now: now) else { throw Self.notMember(userID, channelURL) }
+            return ts
+        }
+    }
+
+    /// Unread counts of members in one channel: the admin asks for anyone, a user for themself.
+    public func unreadCounts(_ actor: Actor, _ channelURL: String, userIDs: [String]) async throws -> [String: Int] {
+        for userID in userIDs { try actor.requireActingAs(userID) }
+        return try await store.read { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            return try repositories.receipts.unreadCounts(channelURL, userIDs)
+        }
+    }
+
+    public func markAllAsRead(_ actor: Actor, userID: String, channelURLs: [String]?) async throws {
+        try actor.requireActingAs(userID)
+        let now = clock.nowMillis
+        try await store.transaction { try $0.receipts.markAllRead(userID, channelURLs: channelURLs, now: now) }
+    }
+
+    /// The user's unread messages and unread channels over their joined channels.
+    public func userUnread(_ actor: Actor, userID: String, customTypes: [String]?, superMode: TriStateMode) async throws -> (messages: Int, channels: Int) {
+        try actor.requireActingAs(userID)
+        return try await store.read { try $0.receipts.userUnread(userID, customTypes: customTypes, superMode: superMode) }
+    }
+
+    static func notMember(_ userID: String, _ channelURL: String) -> ParleyError {
+        ParleyError.forbidden("\"\(userID)\" is not a member of \"\(channelURL)\".")
+    }
+}
