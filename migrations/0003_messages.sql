@@ -58,3 +58,23 @@ CREATE TABLE message_dedup (
     created_at  bigint NOT NULL,
     PRIMARY KEY (channel_url, sender_id, dedup_id)
 );
+
+-- Flood protection (API.md §4.2): sends per user and channel in the current one-second window.
+-- Every instance sees the same counter; UNLOGGED because a rate window need not survive a crash
+-- and should cost no WAL.
+CREATE UNLOGGED TABLE send_rate_windows (
+    channel_url text COLLATE "C" NOT NULL,
+    user_id     text COLLATE "C" NOT NULL,
+    window_start bigint  NOT NULL,
+    sends        integer NOT NULL,
+    PRIMARY KEY (channel_url, user_id)
+);
+
+-- Reactions (API.md §4.6): one row per message, reaction and user.
+CREATE TABLE message_reactions (
+    message_id bigint NOT NULL REFERENCES messages (message_id) ON DELETE CASCADE,
+    reaction   text NOT NULL,
+    user_id    text COLLATE "C" NOT NULL,
+    updated_at bigint NOT NULL,
+    PRIMARY KEY (message_id, reaction, user_id)
+);

@@ -38,16 +38,21 @@ public struct MessageService: Sendable {
             if context.record.freeze && !actor.isAdmin && !isOperator {
                 throw ParleyError(status: 403, code: 900050, message: "The channel is frozen.")
             }
-            let mentioned = try repositories.groupChannelReader.basicUsers(new.mentionedUserIDs)
-            if context.record.isEphemeral {
-                return (try repositories.messages.ephemeral(channelURL, new, sender: sender, mentioned: mentioned, isOperator: isOperator, now: now), true)
-            }
-            if let dedupID = new.dedupID, let senderID = new.senderID,
+            if !context.record.isEphemeral, let dedupID = new.dedupID, let senderID = new.senderID,
                case .some(let existingID) = try repositories.messages.claimDedup(channelURL, senderID: senderID, dedupID: dedupID, now: now) {
                 guard let existingID, let existing = try repositories.messages.find(channelURL, existingID) else {
                     throw ParleyError.alreadyExists("A message with dedup_id \"\(dedupID)\" is being sent.")
                 }
                 return (existing, false)
+            }
+            // Retries found above do not count; the admin is exempt.
+            if let senderID = new.senderID, !actor.isAdmin, settings.limits.messagesPerSecond > 0,
+               try repositories.sendRates.record(channelURL, senderID, now: now) > settings.limits.messagesPerSecond {
+                throw ParleyError.rateLimited(retryAfter: 1)
+            }
+            if context.record.isEphemeral {
+                let mentioned = try repositories.groupChannelReader.basicUsers(new.mentionedUserIDs)
+                return (try repositories.messages.ephemeral(channelURL, new, sender: sender, mentioned: mentioned, isOperator: isOperator, now: now), true)
             }
             let message = try repositories.messages.append(
                 channelURL, new, sender: sender, isOperator: isOperator, now: now,
@@ -104,7 +109,7 @@ public struct MessageService: Sendable {
     }
 
     /// The message, if the actor may change it: 404 when unseen or removed, 403 for other members.
-    private static func editable(_ channelURL: String, _ messageID: Int64, _ actor: Actor, _ repositories: Repositories) throws -> Message {
+    static func editable(_ channelURL: String, _ messageID: Int64, _ actor: Actor, _ repositories: Repositories) throws -> Message {
         let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
         guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {

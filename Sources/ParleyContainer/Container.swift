@@ -25,6 +25,8 @@ public struct Container: Sendable {
     public let channelMetadata: ChannelMetadataService
     public let messages: MessageService
     public let receipts: ReceiptService
+    public let reactions: ReactionService
+    public let metaarrays: MetaArrayService
     public let readiness: ReadinessProbe
     /// Long-running parts the application must run and shut down (the connection pool).
     public let services: [any Service]
@@ -56,6 +58,8 @@ public struct Container: Sendable {
             channelMetadata: ChannelMetadataService(store: store),
             messages: MessageService(store: store, clock: clock, settings: settings),
             receipts: ReceiptService(store: store, clock: clock),
+            reactions: ReactionService(store: store, clock: clock),
+            metaarrays: MetaArrayService(store: store, clock: clock),
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             services: [pool],
             shutdown: { await pool.close() }

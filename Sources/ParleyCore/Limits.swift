@@ -8,6 +8,8 @@ public struct Limits: Sendable, Equatable {
     public var dataBytes = 65_535
     public var uploadBytes = 25 * 1024 * 1024
     public var jsonBodyBytes = 1024 * 1024
+    /// Flood protection: most messages per second from one user in one channel (0: off).
+    public var messagesPerSecond = 5
     /// Session token lifetime when the request names no `expires_at`.
     public var sessionTokenLifetimeMillis: Int64 = 7 * 24 * 3600 * 1000
 

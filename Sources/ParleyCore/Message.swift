@@ -20,6 +20,19 @@ public struct MetaArray: Sendable, Equatable, Codable {
     }
 }
 
+/// One reaction key on a message and who reacted with it (API.md §4.6).
+public struct Reaction: Sendable, Equatable {
+    public let key: String
+    public let userIDs: [String]
+    public let updatedAt: Int64
+
+    public init(key: String, userIDs: [String], updatedAt: Int64) {
+        self.key = key
+        self.userIDs = userIDs
+        self.updatedAt = updatedAt
+    }
+}
+
 /// A message as stored and shown (API.md §4.1).
 public struct Message: Sendable, Equatable {
     public var messageID: Int64
@@ -33,6 +46,7 @@ public struct Message: Sendable, Equatable {
     public var mentionType: MentionType
     public var mentionedUsers: [BasicUser]
     public var sortedMetaarray: [MetaArray]
+    public var reactions: [Reaction] = []
     public var isOpMsg: Bool
     public var silent: Bool
     public var createdAt: Int64

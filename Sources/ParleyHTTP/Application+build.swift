@@ -26,6 +26,7 @@ struct Endpoints {
             ).endpoints
             + ReceiptController(receipts: container.receipts, maxBodyBytes: maxBodyBytes).endpoints
             + MessageController(messages: container.messages, limits: limits, clock: container.clock).endpoints
+            + MessageExtrasController(reactions: container.reactions, metaarrays: container.metaarrays, limits: limits).endpoints
             + MetadataController(
                 service: container.channelMetadata, ownerPath: "/v3/group_channels/{channel_url}", ownerParameter: "channel_url",
                 maxBodyBytes: maxBodyBytes

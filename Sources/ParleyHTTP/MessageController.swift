@@ -76,10 +76,7 @@ struct MessageController {
     }
 
     private func messageID(_ context: ParleyRequestContext) throws -> Int64 {
-        guard let id = Int64(try context.pathParameter("message_id")) else {
-            throw ParleyError.wrongType("message_id", expected: .number)
-        }
-        return id
+        try context.messageID()
     }
 }
 

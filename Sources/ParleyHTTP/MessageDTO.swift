@@ -28,7 +28,7 @@ struct MessageDTO: JSONWritable {
                 }
             }
             json.key("reactions")
-            json.array { _ in }
+            json.array { json in message.reactions.forEach { json.value(ReactionDTO(reaction: $0)) } }
             json.field("translations", [String: String]())
             json.field("is_op_msg", message.isOpMsg)
             json.field("silent", message.silent)
@@ -48,6 +48,20 @@ struct MessageListDTO: JSONWritable {
         json.object { json in
             json.key("messages")
             json.array { json in messages.forEach { json.value(MessageDTO(message: $0)) } }
+        }
+    }
+}
+
+/// `{ key, user_ids, updated_at }`
+struct ReactionDTO: JSONWritable {
+    let reaction: Reaction
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("key", reaction.key)
+            json.key("user_ids")
+            json.array { json in reaction.userIDs.forEach { json.string($0) } }
+            json.field("updated_at", reaction.updatedAt)
         }
     }
 }

@@ -49,7 +49,7 @@ struct MessageInput {
     }
 
     /// `[{ key, value: [strings] }]`: at most 20 keys of at most 50 values.
-    private func metaarray(_ body: JSONBody) throws -> [MetaArray] {
+    func metaarray(_ body: JSONBody) throws -> [MetaArray] {
         let entries = try body.objectList("sorted_metaarray") ?? []
         guard entries.count <= Validation.maxMetaArrayKeys else {
             throw ParleyError.tooMany("sorted_metaarray may hold at most \(Validation.maxMetaArrayKeys) keys.")

@@ -9,3 +9,11 @@ extension ParleyRequestContext {
         return raw.removingPercentEncoding ?? raw
     }
 }
+
+extension ParleyRequestContext {
+    /// The `{message_id}` capture as a number (400101 otherwise).
+    func messageID() throws -> Int64 {
+        guard let id = Int64(try pathParameter("message_id")) else { throw ParleyError.wrongType("message_id", expected: .number) }
+        return id
+    }
+}

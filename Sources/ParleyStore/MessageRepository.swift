@@ -162,6 +162,19 @@ public struct MessageRepository {
         )[0].decode("n")
     }
 
+    /// Locks the message's row until the transaction ends, so read-modify-write changes serialise.
+    public func lock(_ messageID: Int64) throws {
+        try connection.query("SELECT 1 FROM messages WHERE message_id = $1 FOR UPDATE", [messageID])
+    }
+
+    /// Replaces the message's sorted meta array.
+    public func setMetaarray(_ messageID: Int64, _ metaarray: [MetaArray], now: Int64) throws {
+        let json = String(decoding: try JSONEncoder().encode(metaarray), as: UTF8.self)
+        try connection.query(
+            "UPDATE messages SET sorted_metaarray = $2::jsonb, updated_at = $3 WHERE message_id = $1", [messageID, json, now]
+        )
+    }
+
     public func update(_ messageID: Int64, _ update: MessageUpdate, now: Int64) throws {
         try connection.query(
             """
@@ -236,6 +249,8 @@ public struct MessageRepository {
                 isRemoved: try row.decode("is_removed"), dedupID: try row.decodeIfPresent("dedup_id")
             ))
         }
+        let reactions = try ReactionRepository(connection: connection).reactions(messages.map(\.messageID))
+        for index in messages.indices { messages[index].reactions = reactions[messages[index].messageID] ?? [] }
         let allMentioned = Array(Set(mentionedIDs.flatMap { $0 }))
         guard !allMentioned.isEmpty else { return messages }
         let users = Dictionary(

@@ -26,6 +26,8 @@ enum TestServer {
         config.port = 0
         config.migrationsDirectory = packageRoot.appendingPathComponent("migrations").path
         config.databasePoolSize = 4
+        // Tests send in bursts; the flood test turns the limit back on.
+        config.limits.messagesPerSecond = 0
         adjust(&config)
         return config
     }

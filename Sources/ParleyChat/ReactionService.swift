@@ -1,0 +1,58 @@
+import ParleyCore
+import ParleyStore
+
+/// Reactions on messages (API.md §4.6): joined members react for themselves.
+public struct ReactionService: Sendable {
+    let store: Store
+    let clock: Clock
+
+    public static let maxReactionLength = 128
+
+    public init(store: Store, clock: Clock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    public func add(_ actor: Actor, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws -> Int64 {
+        try actor.requireActingAs(userID)
+        let now = clock.nowMillis
+        return try await store.transaction { repositories in
+            try Self.requireReactable(channelURL, messageID, userID: userID, actor, repositories)
+            return try repositories.reactions.add(messageID, reaction: reaction, userID: userID, now: now)
+        }
+    }
+
+    public func remove(_ actor: Actor, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws {
+        try actor.requireActingAs(userID)
+        try await store.transaction { repositories in
+            try Self.requireReactable(channelURL, messageID, userID: userID, actor, repositories)
+            guard try repositories.reactions.remove(messageID, reaction: reaction, userID: userID) else {
+                throw ParleyError.notFound("\"\(userID)\" has no reaction \"\(reaction)\" on message \(messageID).")
+            }
+        }
+    }
+
+    public func list(_ actor: Actor, _ channelURL: String, _ messageID: Int64) async throws -> [Reaction] {
+        try await store.read { repositories in
+            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            try context.access.requireView(channelURL)
+            guard actor.isAdmin || context.access.state == .joined else { throw ParleyError.forbidden("Only members see reactions.") }
+            guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
+                throw MessageService.notFound(messageID)
+            }
+            return message.reactions
+        }
+    }
+
+    /// The channel is visible, the message exists, and the reacting user is a joined member.
+    private static func requireReactable(_ channelURL: String, _ messageID: Int64, userID: String, _ actor: Actor, _ repositories: Repositories) throws {
+        let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+        try context.access.requireView(channelURL)
+        guard try repositories.groupChannelMembers.state(channelURL, userID)?.state == .joined else {
+            throw ParleyError.forbidden("\"\(userID)\" is not a joined member of \"\(channelURL)\".")
+        }
+        guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
+            throw MessageService.notFound(messageID)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Hummingbird
+import ParleyChat
+import ParleyCore
+
+/// Reactions (API.md §4.6) and sorted meta arrays (§4.5) of one message.
+struct MessageExtrasController {
+    let reactions: ReactionService
+    let metaarrays: MetaArrayService
+    let limits: Limits
+
+    var endpoints: [Endpoint] {
+        let message = "/v3/group_channels/{channel_url}/messages/{message_id}"
+        return [
+            Endpoint(.post, message + "/reactions", addReaction),
+            Endpoint(.get, message + "/reactions", listReactions),
+            Endpoint(.delete, message + "/reactions", removeReaction),
+            Endpoint(.post, message + "/sorted_metaarray", addMetaarrayKeys),
+            Endpoint(.put, message + "/sorted_metaarray", updateMetaarray),
+            Endpoint(.delete, message + "/sorted_metaarray", removeMetaarrayKeys),
+        ]
+    }
+
+    @Sendable func addReaction(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: limits.jsonBodyBytes)
+        let reaction = try reactionKey(try action.body.requiredString("reaction"))
+        let updatedAt = try await reactions.add(action.actor, action.channelURL, try messageID(context), userID: action.userID, reaction: reaction)
+        return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try messageID(context), updatedAt: updatedAt, operation: "ADD"))
+    }
+
+    @Sendable func removeReaction(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: limits.jsonBodyBytes)
+        guard let reaction = try QueryParameters(request).string("reaction") ?? action.body.string("reaction") else {
+            throw ParleyError.missing("reaction")
+        }
+        try await reactions.remove(action.actor, action.channelURL, try messageID(context), userID: action.userID, reaction: try reactionKey(reaction))
+        return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try messageID(context), updatedAt: 0, operation: "DELETE"))
+    }
+
+    @Sendable func listReactions(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let list = try await reactions.list(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context))
+        return JSONResponse.make(ListDTO(key: "reactions", items: list.map(ReactionDTO.init), next: ""))
+    }
+
+    @Sendable func addMetaarrayKeys(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
+        let entries = try MessageInput(limits: limits).metaarray(body)
+        guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
+        let message = try await metaarrays.addKeys(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context), entries)
+        return JSONResponse.make(MessageDTO(message: message))
+    }
+
+    @Sendable func updateMetaarray(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
+        let entries = try MessageInput(limits: limits).metaarray(body)
+        guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
+        let modeText = try body.string("mode") ?? "add"
+        guard let mode = MetaArrayService.Mode(rawValue: modeText) else { throw ParleyError.invalidValue("mode", "must be add or remove") }
+        let message = try await metaarrays.updateValues(
+            try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context), entries,
+            mode: mode, upsert: try body.bool("upsert") ?? true
+        )
+        return JSONResponse.make(MessageDTO(message: message))
+    }
+
+    @Sendable func removeMetaarrayKeys(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        guard let keys = QueryParameters(request).list("metaarray_keys") else { throw ParleyError.missing("metaarray_keys") }
+        let message = try await metaarrays.removeKeys(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context), keys: keys)
+        return JSONResponse.make(MessageDTO(message: message))
+    }
+
+    private func reactionKey(_ text: String) throws -> String {
+        guard !text.isEmpty else { throw ParleyError.invalidValue("reaction", "must not be empty") }
+        return try Validation.text(text, field: "reaction", max: ReactionService.maxReactionLength)
+    }
+
+    private func messageID(_ context: ParleyRequestContext) throws -> Int64 {
+        try context.messageID()
+    }
+}
+
+/// The answer to adding or removing a reaction.
+struct ReactionChangeDTO: JSONWritable {
+    let reaction: String
+    let userID: String
+    let messageID: Int64
+    let updatedAt: Int64
+    let operation: String
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("reaction", reaction)
+            json.field("user_id", userID)
+            json.field("msg_id", messageID)
+            json.field("updated_at", updatedAt)
+            json.field("operation", operation)
+            json.field("success", true)
+        }
+    }
+}

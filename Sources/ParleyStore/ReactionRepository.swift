@@ -1,0 +1,47 @@
+import ParleyCore
+import Postgres
+
+/// SQL for `message_reactions`.
+public struct ReactionRepository {
+    let connection: PostgresConnection
+
+    /// Adds the user's reaction (again is harmless); returns when it was recorded.
+    public func add(_ messageID: Int64, reaction: String, userID: String, now: Int64) throws -> Int64 {
+        try connection.query(
+            """
+            INSERT INTO message_reactions (message_id, reaction, user_id, updated_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (message_id, reaction, user_id) DO UPDATE SET updated_at = message_reactions.updated_at
+            RETURNING updated_at
+            """,
+            [messageID, reaction, userID, now]
+        )[0].decode("updated_at")
+    }
+
+    /// Removes the user's reaction; false when there was none.
+    public func remove(_ messageID: Int64, reaction: String, userID: String) throws -> Bool {
+        try connection.query(
+            "DELETE FROM message_reactions WHERE message_id = $1 AND reaction = $2 AND user_id = $3", [messageID, reaction, userID]
+        ).affectedRows == 1
+    }
+
+    /// The reactions of these messages: per message, each reaction key with its users in the order they reacted.
+    public func reactions(_ messageIDs: [Int64]) throws -> [Int64: [Reaction]] {
+        guard !messageIDs.isEmpty else { return [:] }
+        let rows = try connection.query(
+            """
+            SELECT message_id, reaction, array_agg(user_id ORDER BY updated_at, user_id) AS user_ids, max(updated_at) AS updated_at
+            FROM message_reactions WHERE message_id = ANY($1::bigint[])
+            GROUP BY message_id, reaction ORDER BY message_id, min(updated_at), reaction
+            """,
+            [messageIDs.map(String.init)]
+        )
+        var reactions: [Int64: [Reaction]] = [:]
+        for index in 0..<rows.count {
+            let row = rows[index]
+            reactions[try row.decode("message_id"), default: []].append(Reaction(
+                key: try row.decode("reaction"), userIDs: try row.decode("user_ids"), updatedAt: try row.decode("updated_at")
+            ))
+        }
+        return reactions
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// API.md §4.2 flood protection, §4.5 meta arrays, §4.6 reactions.
+@Suite struct FloodProtectionTests {
+    @Test func moreThanFivePerSecondIs429AcrossInstancesAndTheAdminIsExempt() async throws {
+        try await TestServer.withAPI({ $0.limits.messagesPerSecond = 5 }) { first in
+            try await TestServer.withAPI({ $0.limits.messagesPerSecond = 5 }) { second in
+                let users = try await first.cast("flood", 1)
+                let url = try await first.createChannel(["user_ids": [users[0]]])
+                let path = "/v3/group_channels/\(url)/messages"
+                // Start at the beginning of a second so that all sends share one window.
+                let now = Date().timeIntervalSince1970
+                try await Task.sleep(for: .milliseconds(Int((ceil(now) - now) * 1000) + 5))
+                var statuses: [Int] = []
+                var retryAfter: String?
+                for index in 0..<7 {
+                    let api = index % 2 == 0 ? first : second
+                    let response = try await api.post(path, ["message": "m\(index)"], as: users.session(0))
+                    statuses.append(response.status)
+                    if response.status == 429 {
+                        #expect(response.code == 500910)
+                        retryAfter = response.headers[.retryAfter]
+                    }
+                }
+                #expect(statuses == [201, 201, 201, 201, 201, 429, 429])
+                #expect(retryAfter == "1")
+                #expect(try await first.post(path, ["message": "admin", "user_id": users[0]]).status == 201)
+                try await Task.sleep(for: .milliseconds(1100))
+                #expect(try await second.post(path, ["message": "later"], as: users.session(0)).status == 201)
+                #expect(try await first.get("\(path)/total_count")["total"] as? Int == 7)
+            }
+        }
+    }
+}
+
+@Suite struct ReactionTests {
+    @Test func membersReactAndUnreactAndEveryoneSeesIt() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("react", 3)
+            let url = try await api.createChannel(["user_ids": [users[0], users[1]], "is_public": true])
+            let sent = try await api.post("/v3/group_channels/\(url)/messages", ["message": "hi"], as: users.session(0))
+            let id = try #require(sent["message_id"] as? Int)
+            let path = "/v3/group_channels/\(url)/messages/\(id)/reactions"
+            let added = try await api.post(path, ["reaction": "👍"], as: users.session(1))
+            #expect(added.status == 200)
+            #expect(added["operation"] as? String == "ADD")
+            #expect(try await api.post(path, ["reaction": "👍"], as: users.session(0)).status == 200)
+            #expect(try await api.post(path, ["reaction": "👍"], as: users.session(0)).status == 200, "adding twice is harmless")
+            #expect(try await api.post(path, ["reaction": "❤️"], as: users.session(1)).status == 200)
+            let listed = try await api.get(path, as: users.session(0))
+            let reactions = listed["reactions"] as? [[String: Any]] ?? []
+            #expect(reactions.compactMap { $0["key"] as? String } == ["👍", "❤️"])
+            #expect(reactions.first?["user_ids"] as? [String] == [users[1], users[0]])
+            let message = try await api.get("/v3/group_channels/\(url)/messages/\(id)")
+            #expect((message["reactions"] as? [[String: Any]])?.count == 2)
+            #expect(try await api.delete("\(path)?reaction=%F0%9F%91%8D", as: users.session(1)).status == 200)
+            #expect(try await api.delete("\(path)?reaction=%F0%9F%91%8D", as: users.session(1)).status == 404)
+            #expect(try await api.post(path, ["reaction": "x"], as: users.session(2)).status == 403)
+            #expect(try await api.post(path, ["reaction": "x", "user_id": users[0]], as: users.session(1)).status == 403)
+            #expect(try await api.post(path, ["reaction": String(repeating: "r", count: 129)], as: users.session(1)).code == 400110)
+            #expect(try await api.post(path, [:], as: users.session(1)).code == 400105)
+            #expect(try await api.get(path, as: users.session(2)).status == 403)
+        }
+    }
+}
+
+@Suite struct MetaArrayTests {
+    @Test func keysAndValuesAreAddedRemovedAndLimited() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("metaarray", 2)
+            let url = try await api.createChannel(["user_ids": [users[0], users[1]]])
+            let sent = try await api.post("/v3/group_channels/\(url)/messages", [
+                "message": "hi", "sorted_metaarray": [["key": "a", "value": ["1"]]],
+            ], as: users.session(0))
+            let id = try #require(sent["message_id"] as? Int)
+            let path = "/v3/group_channels/\(url)/messages/\(id)/sorted_metaarray"
+            func entries(_ response: APIResponse) -> [String: [String]] {
+                Dictionary(uniqueKeysWithValues: (response["sorted_metaarray"] as? [[String: Any]] ?? []).map {
+                    ($0["key"] as? String ?? "", $0["value"] as? [String] ?? [])
+                })
+            }
+            let added = try await api.post(path, ["sorted_metaarray": [["key": "b", "value": ["x", "y"]]]], as: users.session(0))
+            #expect(entries(added) == ["a": ["1"], "b": ["x", "y"]])
+            let more = try await api.put(path, ["sorted_metaarray": [["key": "a", "value": ["2"]]], "mode": "add"], as: users.session(0))
+            #expect(entries(more) == ["a": ["1", "2"], "b": ["x", "y"]])
+            let fewer = try await api.put(path, ["sorted_metaarray": [["key": "b", "value": ["x"]]], "mode": "remove"])
+            #expect(entries(fewer) == ["a": ["1", "2"], "b": ["y"]])
+            let strict = try await api.put(path, ["sorted_metaarray": [["key": "c", "value": ["z"]]], "upsert": false], as: users.session(0))
+            #expect(strict.code == 400201)
+            let removed = try await api.delete("\(path)?metaarray_keys=a", as: users.session(0))
+            #expect(entries(removed) == ["b": ["y"]])
+            #expect(try await api.post(path, ["sorted_metaarray": [["key": "z", "value": ["1"]]]], as: users.session(1)).status == 403)
+            let many = (0..<20).map { ["key": "k\($0)", "value": ["v"]] as [String: any Sendable] }
+            #expect(try await api.post(path, ["sorted_metaarray": many]).code == 400203)
+            #expect(try await api.put(path, ["sorted_metaarray": [["key": "b", "value": ["v"]]], "mode": "sideways"]).code == 400111)
+            #expect(entries(try await api.get("/v3/group_channels/\(url)/messages/\(id)")) == ["b": ["y"]])
+        }
+    }
+}
