@@ -1,0 +1,15 @@
+-- wrk script: POST a message to a random one of the seeded channels as one of its members
+-- (as the admin, naming the sender: flood protection exempts the admin, so the rate is the
+-- server's, not the limiter's).
+local token = os.getenv("PARLEY_API_TOKEN")
+local channels = tonumber(os.getenv("BENCH_CHANNELS") or "100")
+math.randomseed(os.time())
+local counter = 0
+
+request = function()
+  counter = counter + 1
+  local c = math.random(1, channels)
+  local body = string.format('{"user_id":"u%d","message":"hello %d"}', (c % 10) + 1, counter)
+  return wrk.format("POST", "/v3/group_channels/c" .. c .. "/messages",
+    { ["Api-Token"] = token, ["Content-Type"] = "application/json" }, body)
+end
