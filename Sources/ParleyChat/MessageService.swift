@@ -24,21 +24,20 @@ public struct MessageService: Sendable {
         if let senderID = new.senderID { try actor.requireActingAs(senderID) }
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
-            try context.access.requireView(channelURL)
-            var sender: BasicUser?
-            var isOperator = false
-            if let senderID = new.senderID {
-                guard let state = try repositories.groupChannelMembers.state(channelURL, senderID), state.state == .joined else {
-                    throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
-                }
-                isOperator = state.isOperator
-                sender = try repositories.groupChannelReader.basicUsers([senderID]).first
+            // The channel and the sender's membership, read once: the send path is the hottest write.
+            guard let record = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
+            let member = try new.senderID.flatMap { try repositories.groupChannelMembers.sender(channelURL, $0) }
+            let access = ChannelAccess(actor: actor, isPublic: record.isPublic, state: member?.state, isOperator: member?.isOperator ?? false)
+            try access.requireView(channelURL)
+            if let senderID = new.senderID, member?.state != .joined {
+                throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
             }
-            if context.record.freeze && !actor.isAdmin && !isOperator {
+            let sender = member?.user
+            let isOperator = member?.isOperator ?? false
+            if record.freeze && !actor.isAdmin && !isOperator {
                 throw ParleyError(status: 403, code: 900050, message: "The channel is frozen.")
             }
-            if !context.record.isEphemeral, let dedupID = new.dedupID, let senderID = new.senderID,
+            if !record.isEphemeral, let dedupID = new.dedupID, let senderID = new.senderID,
                case .some(let existingID) = try repositories.messages.claimDedup(channelURL, senderID: senderID, dedupID: dedupID, now: now) {
                 guard let existingID, let existing = try repositories.messages.find(channelURL, existingID) else {
                     throw ParleyError.alreadyExists("A message with dedup_id \"\(dedupID)\" is being sent.")
@@ -50,13 +49,13 @@ public struct MessageService: Sendable {
                try repositories.sendRates.record(channelURL, senderID, now: now) > settings.limits.messagesPerSecond {
                 throw ParleyError.rateLimited(retryAfter: 1)
             }
-            if context.record.isEphemeral {
-                let mentioned = try repositories.groupChannelReader.basicUsers(new.mentionedUserIDs)
+            let mentioned = try new.mentionedUserIDs.isEmpty ? [] : repositories.groupChannelReader.basicUsers(new.mentionedUserIDs)
+            if record.isEphemeral {
                 return (try repositories.messages.ephemeral(channelURL, new, sender: sender, mentioned: mentioned, isOperator: isOperator, now: now), true)
             }
             let message = try repositories.messages.append(
-                channelURL, new, sender: sender, isOperator: isOperator, now: now,
-                memberActivityThrottle: context.record.isSuper ? Self.superGroupActivityThrottle : 0
+                channelURL, new, sender: sender, mentioned: mentioned, isOperator: isOperator, now: now,
+                memberActivityThrottle: record.isSuper ? Self.superGroupActivityThrottle : 0
             )
             return (message, true)
         }

@@ -53,6 +53,20 @@ public struct GroupChannelMemberRepository {
         }
     }
 
+    /// A member as a message sender: their state, role and profile, in one query.
+    public func sender(_ channelURL: String, _ userID: String) throws -> (state: MemberState, isOperator: Bool, user: BasicUser)? {
+        try connection.query(
+            """
+            SELECT m.state, m.is_operator, u.user_id, u.nickname, u.profile_url, u.is_active
+            FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
+            WHERE m.channel_url = $1 AND m.user_id = $2
+            """,
+            [channelURL, userID]
+        ).first.map { row in
+            (MemberState(rawValue: try row.decode("state")) ?? .joined, try row.decode("is_operator"), try GroupChannelReader.basicUser(row))
+        }
+    }
+
     /// Turns an invitation into membership.
     public func join(_ channelURL: String, _ userID: String, now: Int64, tsMessageOffset: Int64) throws {
         try connection.query(

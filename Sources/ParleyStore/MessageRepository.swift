@@ -41,7 +41,8 @@ public struct MessageRepository {
     /// channel back for members who hid it with auto-unhide. `memberActivityThrottle` spares
     /// big channels from rewriting every member's sort key on every message.
     public func append(
-        _ channelURL: String, _ new: NewMessage, sender: BasicUser?, isOperator: Bool, now: Int64, memberActivityThrottle: Int64
+        _ channelURL: String, _ new: NewMessage, sender: BasicUser?, mentioned: [BasicUser], isOperator: Bool, now: Int64,
+        memberActivityThrottle: Int64
     ) throws -> Message {
         let channel = try connection.query(
             """
@@ -68,31 +69,39 @@ public struct MessageRepository {
              new.isSilent, isOperator, new.dedupID, createdAt, countedSeq]
         )
         let messageID: Int64 = try inserted[0].decode("message_id")
-        try ReceiptRepository(connection: connection).recordSend(
-            channelURL, senderID: sender?.userID, countedSeq: countedSeq, createdAt: createdAt,
-            // Silent messages count for nobody, mentions included.
-            mentionType: new.isSilent ? .users : new.mentionType,
-            mentionedUserIDs: new.isSilent ? [] : Array(new.mentionedUserIDs.prefix(Validation.maxMentionedUsers))
-        )
         if let dedupID = new.dedupID, let senderID = sender?.userID {
             try connection.query(
                 "UPDATE message_dedup SET message_id = $4 WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
                 [channelURL, senderID, dedupID, messageID]
             )
         }
+        // One pass over the member rows: the sender has now read everything, hidden-with-auto-
+        // unhide comes back, and the list sort key moves (throttled for big channels).
         try connection.query(
             """
             UPDATE group_channel_members SET activity_at = GREATEST(activity_at, $2::bigint),
-                hidden_state = CASE WHEN hidden_state = 1 AND user_id IS DISTINCT FROM $3::text THEN 0 ELSE hidden_state END
+                hidden_state = CASE WHEN hidden_state = 1 AND user_id IS DISTINCT FROM $3::text THEN 0 ELSE hidden_state END,
+                read_seq = CASE WHEN user_id = $3::text THEN $5::bigint ELSE read_seq END,
+                read_ts = CASE WHEN user_id = $3::text THEN GREATEST(read_ts, $2::bigint) ELSE read_ts END,
+                unread_mentions = CASE WHEN user_id = $3::text THEN 0 ELSE unread_mentions END
             WHERE channel_url = $1
-              AND (activity_at < $2::bigint - $4::bigint OR (hidden_state = 1 AND user_id IS DISTINCT FROM $3::text))
+              AND (activity_at < $2::bigint - $4::bigint OR (hidden_state = 1 AND user_id IS DISTINCT FROM $3::text) OR user_id = $3::text)
             """,
-            [channelURL, createdAt, sender?.userID, memberActivityThrottle]
+            [channelURL, createdAt, sender?.userID, memberActivityThrottle, countedSeq]
         )
-        guard let message = try find(channelURL, messageID) else {
-            throw PostgresError(kind: .server, message: "message \(messageID) vanished after insert")
+        // Silent messages count for nobody, mentions included.
+        if !new.isSilent {
+            try ReceiptRepository(connection: connection).recordMentions(
+                channelURL, senderID: sender?.userID, mentionType: new.mentionType,
+                mentionedUserIDs: Array(new.mentionedUserIDs.prefix(Validation.maxMentionedUsers))
+            )
         }
-        return message
+        return Message(
+            messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
+            customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUsers: mentioned,
+            sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: createdAt,
+            updatedAt: 0, isRemoved: false, dedupID: new.dedupID
+        )
     }
 
     /// A message for an ephemeral channel: it gets an id and a time, and is stored nowhere.

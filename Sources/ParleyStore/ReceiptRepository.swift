@@ -15,20 +15,9 @@ public struct ReceiptRepository {
             WHERE x.channel_url = m.channel_url AND x.is_removed AND NOT x.is_silent AND x.counted_seq > m.read_seq) ELSE 0 END)
         """
 
-    /// After a send: the sender has read everything so far, and the mentioned joined members
-    /// (every joined member for a channel mention) have one more unread mention.
-    func recordSend(
-        _ channelURL: String, senderID: String?, countedSeq: Int64, createdAt: Int64, mentionType: MentionType, mentionedUserIDs: [String]
-    ) throws {
-        if let senderID {
-            try connection.query(
-                """
-                UPDATE group_channel_members SET read_seq = $3, read_ts = GREATEST(read_ts, $4), unread_mentions = 0
-                WHERE channel_url = $1 AND user_id = $2
-                """,
-                [channelURL, senderID, countedSeq, createdAt]
-            )
-        }
+    /// After a send: the mentioned joined members (every joined member for a channel mention)
+    /// have one more unread mention.
+    func recordMentions(_ channelURL: String, senderID: String?, mentionType: MentionType, mentionedUserIDs: [String]) throws {
         guard mentionType == .channel || !mentionedUserIDs.isEmpty else { return }
         try connection.query(
             """
