@@ -57,7 +57,7 @@ struct MessageController {
     }
 
     @Sendable func get(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let message = try await messages.get(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context))
+        let message = try await messages.get(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.make(MessageDTO(message: message))
     }
 
@@ -65,18 +65,14 @@ struct MessageController {
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
         let update = try MessageInput(limits: limits).update(body)
         let message = try await messages.update(
-            try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context), update
+            try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID(), update
         )
         return JSONResponse.make(MessageDTO(message: message))
     }
 
     @Sendable func delete(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        try await messages.delete(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context))
+        try await messages.delete(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.empty()
-    }
-
-    private func messageID(_ context: ParleyRequestContext) throws -> Int64 {
-        try context.messageID()
     }
 }
 

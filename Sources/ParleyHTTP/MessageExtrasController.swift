@@ -23,8 +23,8 @@ struct MessageExtrasController {
     @Sendable func addReaction(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: limits.jsonBodyBytes)
         let reaction = try reactionKey(try action.body.requiredString("reaction"))
-        let updatedAt = try await reactions.add(action.actor, action.channelURL, try messageID(context), userID: action.userID, reaction: reaction)
-        return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try messageID(context), updatedAt: updatedAt, operation: "ADD"))
+        let updatedAt = try await reactions.add(action.actor, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
+        return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: updatedAt, operation: "ADD"))
     }
 
     @Sendable func removeReaction(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
@@ -32,12 +32,12 @@ struct MessageExtrasController {
         guard let reaction = try QueryParameters(request).string("reaction") ?? action.body.string("reaction") else {
             throw ParleyError.missing("reaction")
         }
-        try await reactions.remove(action.actor, action.channelURL, try messageID(context), userID: action.userID, reaction: try reactionKey(reaction))
-        return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try messageID(context), updatedAt: 0, operation: "DELETE"))
+        try await reactions.remove(action.actor, action.channelURL, try context.messageID(), userID: action.userID, reaction: try reactionKey(reaction))
+        return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: 0, operation: "DELETE"))
     }
 
     @Sendable func listReactions(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let list = try await reactions.list(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context))
+        let list = try await reactions.list(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.make(ListDTO(key: "reactions", items: list.map(ReactionDTO.init), next: ""))
     }
 
@@ -45,7 +45,7 @@ struct MessageExtrasController {
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
         let entries = try MessageInput(limits: limits).metaarray(body)
         guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
-        let message = try await metaarrays.addKeys(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context), entries)
+        let message = try await metaarrays.addKeys(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID(), entries)
         return JSONResponse.make(MessageDTO(message: message))
     }
 
@@ -56,7 +56,7 @@ struct MessageExtrasController {
         let modeText = try body.string("mode") ?? "add"
         guard let mode = MetaArrayService.Mode(rawValue: modeText) else { throw ParleyError.invalidValue("mode", "must be add or remove") }
         let message = try await metaarrays.updateValues(
-            try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context), entries,
+            try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID(), entries,
             mode: mode, upsert: try body.bool("upsert") ?? true
         )
         return JSONResponse.make(MessageDTO(message: message))
@@ -64,17 +64,13 @@ struct MessageExtrasController {
 
     @Sendable func removeMetaarrayKeys(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
         guard let keys = QueryParameters(request).list("metaarray_keys") else { throw ParleyError.missing("metaarray_keys") }
-        let message = try await metaarrays.removeKeys(try context.requireActor(), try context.pathParameter("channel_url"), try messageID(context), keys: keys)
+        let message = try await metaarrays.removeKeys(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID(), keys: keys)
         return JSONResponse.make(MessageDTO(message: message))
     }
 
     private func reactionKey(_ text: String) throws -> String {
         guard !text.isEmpty else { throw ParleyError.invalidValue("reaction", "must not be empty") }
         return try Validation.text(text, field: "reaction", max: ReactionService.maxReactionLength)
-    }
-
-    private func messageID(_ context: ParleyRequestContext) throws -> Int64 {
-        try context.messageID()
     }
 }
 
