@@ -4,14 +4,13 @@ import Testing
 /// API.md §4.2 flood protection, §4.5 meta arrays, §4.6 reactions.
 @Suite struct FloodProtectionTests {
     @Test func moreThanFivePerSecondIs429AcrossInstancesAndTheAdminIsExempt() async throws {
-        try await TestServer.withAPI({ $0.limits.messagesPerSecond = 5 }) { first in
-            try await TestServer.withAPI({ $0.limits.messagesPerSecond = 5 }) { second in
+        // Both instances read one manual clock: all sends fall in one window until it moves.
+        let time = ManualClock(1_900_000_000_000)
+        try await TestServer.withAPI({ $0.limits.messagesPerSecond = 5 }, clock: time.clock) { first in
+            try await TestServer.withAPI({ $0.limits.messagesPerSecond = 5 }, clock: time.clock) { second in
                 let users = try await first.cast("flood", 1)
                 let url = try await first.createChannel(["user_ids": [users[0]]])
                 let path = "/v3/group_channels/\(url)/messages"
-                // Start at the beginning of a second so that all sends share one window.
-                let now = Date().timeIntervalSince1970
-                try await Task.sleep(for: .milliseconds(Int((ceil(now) - now) * 1000) + 5))
                 var statuses: [Int] = []
                 var retryAfter: String?
                 for index in 0..<7 {
@@ -26,7 +25,7 @@ import Testing
                 #expect(statuses == [201, 201, 201, 201, 201, 429, 429])
                 #expect(retryAfter == "1")
                 #expect(try await first.post(path, ["message": "admin", "user_id": users[0]]).status == 201)
-                try await Task.sleep(for: .milliseconds(1100))
+                time.advance(by: 1000)
                 #expect(try await second.post(path, ["message": "later"], as: users.session(0)).status == 201)
                 #expect(try await first.get("\(path)/total_count")["total"] as? Int == 7)
             }

@@ -6,6 +6,7 @@ import ParleyContainer
 import ParleyCore
 import ParleyHTTP
 import Postgres
+import Synchronization
 
 /// Starts the real application, on a real port, against the test run's PostgreSQL database
 /// (`PARLEY_TEST_DATABASE_URL`, created fresh by `scripts/test`).
@@ -41,10 +42,11 @@ enum TestServer {
     /// Runs `body` with a client of a freshly started server; the schema is migrated first.
     static func withAPI(
         _ adjust: (inout Config) -> Void = { _ in },
+        clock: Clock = .system,
         _ body: @escaping @Sendable (API) async throws -> Void
     ) async throws {
         try await Migrations.shared.ensureApplied()
-        let container = Container.live(config: config(adjust), logger: logger)
+        let container = Container.live(config: config(adjust), logger: logger, clock: clock)
         let app = buildApplication(container: container)
         try await app.test(.live) { client in
             try await body(API(client: client))
@@ -79,5 +81,22 @@ extension TestServer {
         let routes = routeTable(container: container).routes
         await container.shutdown()
         return routes
+    }
+}
+
+/// A clock the test moves by hand, so that time-window rules are tested without racing the wall clock.
+final class ManualClock: Sendable {
+    private let millis: Mutex<Int64>
+
+    init(_ start: Int64) {
+        millis = Mutex(start)
+    }
+
+    func advance(by delta: Int64) {
+        millis.withLock { $0 += delta }
+    }
+
+    var clock: Clock {
+        Clock { [self] in millis.withLock { $0 } }
     }
 }
