@@ -30,6 +30,8 @@ import Testing
                     "custom_type": index % 2 == 0 ? "even" : "odd",
                 ])
                 created.append(url)
+                // Distinct creation times keep "newest first" a strict order for the assertion.
+                try await Task.sleep(for: .milliseconds(2))
                 if index % 3 == 0 {
                     #expect(try await api.put("/v3/group_channels/\(url)/metadata", ["metadata": ["rank": String(format: "%03d", 250 - index)]]).status == 200)
                 }
@@ -60,7 +62,10 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("pagingrace", 1)
             var original: [String] = []
-            for _ in 0..<30 { original.append(try await api.createChannel(["user_ids": [users[0]]])) }
+            for _ in 0..<30 {
+                original.append(try await api.createChannel(["user_ids": [users[0]]]))
+                try await Task.sleep(for: .milliseconds(2))
+            }
             var seen: [String] = []
             var token = ""
             repeat {
