@@ -57,7 +57,7 @@ struct MessageInput {
         return try entries.map { entry in
             let key = try entry.requiredString("key")
             try Validation.metadataKey(key, field: "sorted_metaarray[].key")
-            let values = try entry.stringList("value") ?? []
+            guard let values = try entry.stringList("value") else { throw ParleyError.missing("sorted_metaarray[].value") }
             guard values.count <= Validation.maxMetaArrayValues else {
                 throw ParleyError.tooMany("A meta array key may hold at most \(Validation.maxMetaArrayValues) values.")
             }
