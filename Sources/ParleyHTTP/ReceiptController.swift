@@ -33,7 +33,9 @@ struct ReceiptController {
 
     @Sendable func unreadCount(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
         let actor = try context.requireActor()
-        let userIDs = try QueryParameters(request).list("user_ids") ?? actor.userID.map { [$0] } ?? { throw ParleyError.missing("user_ids") }()
+        guard let userIDs = QueryParameters(request).list("user_ids") ?? actor.userID.map({ [$0] }) else {
+            throw ParleyError.missing("user_ids")
+        }
         let counts = try await receipts.unreadCounts(
             actor, try context.pathParameter("channel_url"), userIDs: try Validation.userIDs(userIDs, field: "user_ids")
         )
