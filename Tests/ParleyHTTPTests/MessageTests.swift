@@ -254,3 +254,21 @@ import Testing
         }
     }
 }
+
+@Suite struct ChatHistoryOptionTests {
+    @Test func withoutChatHistoryLateJoinersSeeOnlyNewMessages() async throws {
+        try await TestServer.withAPI({ $0.chatHistory = false }) { api in
+            let users = try await api.cast("latejoin", 2)
+            let url = try await api.createChannel(["user_ids": [users[0]], "is_public": true])
+            let path = "/v3/group_channels/\(url)/messages"
+            #expect(try await api.post(path, ["message": "before"], as: users.session(0)).status == 201)
+            try await Task.sleep(for: .milliseconds(5))
+            #expect(try await api.put("/v3/group_channels/\(url)/join", [:], as: users.session(1)).status == 200)
+            #expect(try await api.post(path, ["message": "after"], as: users.session(0)).status == 201)
+            let seen = try await api.get(path, as: users.session(1))
+            #expect((seen["messages"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String } == ["after"])
+            let all = try await api.get(path, as: users.session(0))
+            #expect((all["messages"] as? [[String: Any]] ?? []).count == 2)
+        }
+    }
+}
