@@ -44,51 +44,51 @@ public struct MessageRepository {
         _ channelURL: String, _ new: NewMessage, sender: BasicUser?, mentioned: [BasicUser], isOperator: Bool, now: Int64,
         memberActivityThrottle: Int64
     ) throws -> Message {
-        let channel = try connection.query(
-            """
-            UPDATE group_channels SET message_seq = message_seq + 1, counted_seq = counted_seq + CASE WHEN $3 THEN 0 ELSE 1 END,
-                last_message_at = GREATEST($2::bigint, COALESCE(last_message_at, 0) + 1),
-                activity_at = GREATEST($2::bigint, COALESCE(last_message_at, 0) + 1)
-            WHERE channel_url = $1 RETURNING message_seq, counted_seq, last_message_at
-            """,
-            [channelURL, now, new.isSilent]
-        )
-        let seq: Int64 = try channel[0].decode("message_seq")
-        let countedSeq: Int64 = try channel[0].decode("counted_seq")
-        let createdAt: Int64 = try channel[0].decode("last_message_at")
         let metaarray = String(decoding: try JSONEncoder().encode(new.sortedMetaarray), as: UTF8.self)
-        let inserted = try connection.query(
+        // One statement for all the writes, so that a send holds its connection (and the
+        // channel row lock) for as few round trips as possible.
+        let written = try connection.query(
             """
-            INSERT INTO messages (message_id, channel_url, seq, counted_seq, message_type, sender_id, sender_nickname, sender_profile_url,
-                message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent, is_op_msg, dedup_id, created_at)
-            VALUES (nextval('message_ids'), $1, $2, $17, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16)
-            RETURNING message_id
+            WITH channel AS (
+                UPDATE group_channels SET message_seq = message_seq + 1, counted_seq = counted_seq + CASE WHEN $13 THEN 0 ELSE 1 END,
+                    last_message_at = GREATEST($16::bigint, COALESCE(last_message_at, 0) + 1),
+                    activity_at = GREATEST($16::bigint, COALESCE(last_message_at, 0) + 1)
+                WHERE channel_url = $1 RETURNING message_seq, counted_seq, last_message_at
+            ), inserted AS (
+                INSERT INTO messages (message_id, channel_url, seq, counted_seq, message_type, sender_id, sender_nickname,
+                    sender_profile_url, message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent,
+                    is_op_msg, dedup_id, created_at)
+                SELECT nextval('message_ids'), $1, channel.message_seq, channel.counted_seq, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                    $11::jsonb, $13, $14, $15, channel.last_message_at
+                FROM channel
+                RETURNING message_id, counted_seq, created_at
+            ), members AS (
+                -- The sender has now read everything, hidden-with-auto-unhide comes back, and the
+                -- list sort key moves (throttled for big channels).
+                UPDATE group_channel_members m SET activity_at = GREATEST(m.activity_at, inserted.created_at),
+                    hidden_state = CASE WHEN m.hidden_state = 1 AND m.user_id IS DISTINCT FROM $3::text THEN 0 ELSE m.hidden_state END,
+                    read_seq = CASE WHEN m.user_id = $3::text THEN inserted.counted_seq ELSE m.read_seq END,
+                    read_ts = CASE WHEN m.user_id = $3::text THEN GREATEST(m.read_ts, inserted.created_at) ELSE m.read_ts END,
+                    unread_mentions = CASE WHEN m.user_id = $3::text THEN 0 ELSE m.unread_mentions END
+                FROM inserted
+                WHERE m.channel_url = $1
+                  AND (m.activity_at < inserted.created_at - $12::bigint
+                       OR (m.hidden_state = 1 AND m.user_id IS DISTINCT FROM $3::text) OR m.user_id = $3::text)
+            )
+            SELECT message_id, created_at FROM inserted
             """,
-            [channelURL, seq, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
+            [channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
              new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs, metaarray,
-             new.isSilent, isOperator, new.dedupID, createdAt, countedSeq]
+             memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now]
         )
-        let messageID: Int64 = try inserted[0].decode("message_id")
+        let messageID: Int64 = try written[0].decode("message_id")
+        let createdAt: Int64 = try written[0].decode("created_at")
         if let dedupID = new.dedupID, let senderID = sender?.userID {
             try connection.query(
                 "UPDATE message_dedup SET message_id = $4 WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
                 [channelURL, senderID, dedupID, messageID]
             )
         }
-        // One pass over the member rows: the sender has now read everything, hidden-with-auto-
-        // unhide comes back, and the list sort key moves (throttled for big channels).
-        try connection.query(
-            """
-            UPDATE group_channel_members SET activity_at = GREATEST(activity_at, $2::bigint),
-                hidden_state = CASE WHEN hidden_state = 1 AND user_id IS DISTINCT FROM $3::text THEN 0 ELSE hidden_state END,
-                read_seq = CASE WHEN user_id = $3::text THEN $5::bigint ELSE read_seq END,
-                read_ts = CASE WHEN user_id = $3::text THEN GREATEST(read_ts, $2::bigint) ELSE read_ts END,
-                unread_mentions = CASE WHEN user_id = $3::text THEN 0 ELSE unread_mentions END
-            WHERE channel_url = $1
-              AND (activity_at < $2::bigint - $4::bigint OR (hidden_state = 1 AND user_id IS DISTINCT FROM $3::text) OR user_id = $3::text)
-            """,
-            [channelURL, createdAt, sender?.userID, memberActivityThrottle, countedSeq]
-        )
         // Silent messages count for nobody, mentions included.
         if !new.isSilent {
             try ReceiptRepository(connection: connection).recordMentions(
