@@ -129,10 +129,8 @@ public struct MessageService: Sendable {
         if !actor.isAdmin && context.access.state != .joined {
             throw ParleyError.forbidden("Only joined members read the messages of \"\(channelURL)\".")
         }
-        guard let viewer, let membership = try repositories.groupChannelReader.memberships([channelURL], userID: viewer)[channelURL] else {
-            return 0
-        }
-        return max(membership.tsMessageOffset, membership.messagesHiddenBefore)
+        // Only the offsets: the full membership (inviter, unread counts) is not needed here.
+        return try viewer.flatMap { try repositories.groupChannelMembers.visibleFrom(channelURL, $0) } ?? 0
     }
 
     static func notFound(_ messageID: Int64) -> ParleyError {

@@ -67,6 +67,18 @@ public struct GroupChannelMemberRepository {
         }
     }
 
+    /// The earliest message time the member may see (reset history, hidden previous messages,
+    /// the chat-history option), or nil when they are not a member.
+    public func visibleFrom(_ channelURL: String, _ userID: String) throws -> Int64? {
+        try connection.query(
+            """
+            SELECT GREATEST(ts_message_offset, messages_hidden_before) AS visible_from
+            FROM group_channel_members WHERE channel_url = $1 AND user_id = $2
+            """,
+            [channelURL, userID]
+        ).first?.decode("visible_from")
+    }
+
     /// Turns an invitation into membership.
     public func join(_ channelURL: String, _ userID: String, now: Int64, tsMessageOffset: Int64) throws {
         try connection.query(
