@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // libpq, found through pkg-config; the only C library the database layer needs.
@@ -62,11 +63,33 @@ let package = Package(
             name: "ParleyChat",
             dependencies: ["ParleyCore", "ParleyStore"]
         ),
+        // libvips, found through pkg-config: decodes and thumbnails images.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // Non-variadic wrappers over libvips whose header has only standard C types, so that
+        // glib and vips stay out of Swift.
+        .target(
+            name: "CVipsShim",
+            dependencies: ["CVips"]
+        ),
+        // Uploaded files (API.md §5): encryption at rest, storage, auth keys, thumbnails.
+        .target(
+            name: "ParleyFiles",
+            dependencies: [
+                "ParleyCore", "ParleyStore", "CVipsShim",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
             name: "ParleyContainer",
             dependencies: [
-                "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "Postgres",
+                "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyFiles", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -75,8 +98,9 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
-                "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat",
+                "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat", "ParleyFiles",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
         let config = try loadConfig()
         let logger = makeLogger(config)
         try await checkMigrations(config, logger: logger)
-        let container = Container.live(config: config, logger: logger)
+        let container = try Container.live(config: config, logger: logger)
         let app = buildApplication(container: container)
         logger.info("parley listening", metadata: ["url": "http://\(config.host):\(config.port)"])
         try await app.runService()

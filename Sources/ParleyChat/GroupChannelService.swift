@@ -6,11 +6,13 @@ public struct GroupChannelService: Sendable {
     let store: Store
     let clock: Clock
     let settings: ChatSettings
+    let fileRemover: any StoredFileRemover
 
-    public init(store: Store, clock: Clock, settings: ChatSettings) {
+    public init(store: Store, clock: Clock, settings: ChatSettings, fileRemover: any StoredFileRemover) {
         self.store = store
         self.clock = clock
         self.settings = settings
+        self.fileRemover = fileRemover
     }
 
     /// Creates the channel, or returns the existing distinct channel of the same members
@@ -102,11 +104,14 @@ public struct GroupChannelService: Sendable {
 
     /// Operators and the admin delete the channel with everything in it.
     public func delete(_ actor: Actor, _ channelURL: String) async throws {
-        try await store.transaction { repositories in
+        let fileIDs = try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, actor, repositories)
             try context.access.requireManage(channelURL)
+            let fileIDs = try repositories.files.removeForChannel(channelURL)
             _ = try repositories.groupChannels.delete(channelURL)
+            return fileIDs
         }
+        if !fileIDs.isEmpty { await fileRemover.removeStoredFiles(fileIDs) }
     }
 
     private func createMissingUsers(_ users: [NewChannelUser], now: Int64, _ repositories: Repositories) throws {

@@ -6,15 +6,17 @@ public struct MessageService: Sendable {
     let store: Store
     let clock: Clock
     let settings: ChatSettings
+    let fileRemover: any StoredFileRemover
 
     /// Supergroups refresh their members' list sort key at most once a minute; smaller channels
     /// on every message.
     static let superGroupActivityThrottle: Int64 = 60_000
 
-    public init(store: Store, clock: Clock, settings: ChatSettings) {
+    public init(store: Store, clock: Clock, settings: ChatSettings, fileRemover: any StoredFileRemover) {
         self.store = store
         self.clock = clock
         self.settings = settings
+        self.fileRemover = fileRemover
     }
 
     /// Sends a message; `created` is false when a retry with the same `dedup_id` found the
@@ -98,13 +100,15 @@ public struct MessageService: Sendable {
         }
     }
 
-    /// The sender, the channel's operators and the admin delete (soft: the content goes).
+    /// The sender, the channel's operators and the admin delete (soft: the content goes, and
+    /// an uploaded file's bytes once the removal has committed).
     public func delete(_ actor: Actor, _ channelURL: String, _ messageID: Int64) async throws {
         let now = clock.nowMillis
-        try await store.transaction { repositories in
+        let fileIDs = try await store.transaction { repositories in
             _ = try Self.editable(channelURL, messageID, actor, repositories)
-            try repositories.messages.remove(messageID, now: now)
+            return try repositories.messages.remove(messageID, now: now)
         }
+        if !fileIDs.isEmpty { await fileRemover.removeStoredFiles(fileIDs) }
     }
 
     /// The message, if the actor may change it: 404 when unseen or removed, 403 for other members.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParleyCore
+import ParleyFiles
 
 /// Everything the server reads from its environment, with the defaults the README documents.
 public struct Config: Sendable {
@@ -19,10 +20,23 @@ public struct Config: Sendable {
     /// API.md §3.7: whether members see messages sent before they joined.
     public var chatHistory = true
     public var limits = Limits()
+    /// The master key of stored files (`PARLEY_FILE_KEY`): 32 bytes. Set in code, it defaults to
+    /// a random key, which suits tests only: files outlive the process, so a server needs it set.
+    public var fileKey: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
+    /// Where uploaded files are stored; defaults to `files` under the data folder.
+    public var fileDirectory: String?
+    /// The address clients reach this server at (behind a proxy, the proxy's), for file URLs.
+    public var publicURL: String?
+    public var files = FileSettings()
 
     public init(databaseURL: String, apiToken: String) {
         self.databaseURL = databaseURL
         self.apiToken = apiToken
+    }
+
+    /// The base of file URLs in message payloads.
+    public var resolvedPublicURL: String {
+        publicURL ?? "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
     /// Reads `DATABASE_URL`, `PARLEY_*`; throws a message naming the variable that is wrong.
@@ -62,6 +76,23 @@ public struct Config: Sendable {
         let lifetime = try reader.int("PARLEY_SESSION_TOKEN_TTL_SECONDS", default: Int(limits.sessionTokenLifetimeMillis / 1000))
         limits.sessionTokenLifetimeMillis = Int64(lifetime) * 1000
         config.limits = limits
+        guard let fileKey = environment["PARLEY_FILE_KEY"], !fileKey.isEmpty else {
+            throw ConfigError("PARLEY_FILE_KEY is not set: 32 random bytes, base64-encoded (openssl rand -base64 32); it encrypts uploaded files.")
+        }
+        guard let keyBytes = Data(base64Encoded: fileKey), keyBytes.count == 32 else {
+            throw ConfigError("PARLEY_FILE_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32).")
+        }
+        config.fileKey = Array(keyBytes)
+        config.fileDirectory = environment["PARLEY_FILE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        config.publicURL = environment["PARLEY_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : String($0.reversed().drop { $0 == "/" }.reversed()) }
+        config.files.thumbnailSourceMaxBytes = try reader.int("PARLEY_THUMBNAIL_SOURCE_MAX_BYTES", default: config.files.thumbnailSourceMaxBytes)
+        config.files.maxImagePixels = try reader.int("PARLEY_THUMBNAIL_MAX_PIXELS", default: config.files.maxImagePixels)
+        config.files.thumbnailTimeLimitSeconds = Double(
+            try reader.int("PARLEY_THUMBNAIL_TIMEOUT_SECONDS", default: Int(config.files.thumbnailTimeLimitSeconds), range: 1...600)
+        )
+        let keyLifetime = try reader.int("PARLEY_FILE_AUTH_KEY_TTL_SECONDS", default: Int(config.files.authKeyLifetimeMillis / 1000))
+        config.files.authKeyLifetimeMillis = Int64(keyLifetime) * 1000
+        config.files.ffmpegPath = environment["PARLEY_FFMPEG"] ?? config.files.ffmpegPath
         return config
     }
 }

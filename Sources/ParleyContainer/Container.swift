@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParleyChat
 import ParleyCore
+import ParleyFiles
 import ParleyStore
 import ParleyUsers
 import Postgres
@@ -27,13 +28,14 @@ public struct Container: Sendable {
     public let receipts: ReceiptService
     public let reactions: ReactionService
     public let metaarrays: MetaArrayService
+    public let files: FileService
     public let readiness: ReadinessProbe
     /// Long-running parts the application must run and shut down (the connection pool).
     public let services: [any Service]
     /// Closes what `services` would close on graceful shutdown, for callers that never run them.
     public let shutdown: @Sendable () async -> Void
 
-    public static func live(config: Config, logger: Logger, clock: Clock = .system) -> Container {
+    public static func live(config: Config, logger: Logger, clock: Clock = .system) throws -> Container {
         let pool = ConnectionPool(
             configuration: .init(conninfo: config.databaseURL, size: config.databasePoolSize),
             logger: logger
@@ -42,6 +44,14 @@ public struct Container: Sendable {
         let pageTokens = PageTokenCodec(secret: Array(config.apiToken.utf8))
         let settings = ChatSettings(limits: config.limits, chatHistory: config.chatHistory)
         let migrator = Migrator(directory: URL(fileURLWithPath: config.migrationsDirectory), logger: logger)
+        var fileSettings = config.files
+        fileSettings.maxUploadBytes = Int64(config.limits.uploadBytes)
+        let fileStorage = try FileStorage(root: config.fileDirectory ?? config.dataDirectory + "/files")
+        try Thumbnailer.start(cacheMaxBytes: 64 * 1024 * 1024, concurrency: min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        let files = FileService(
+            storage: fileStorage, keyring: try FileKeyring(masterKey: config.fileKey), store: store, clock: clock,
+            settings: fileSettings, logger: logger
+        )
         return Container(
             config: config,
             logger: logger,
@@ -49,19 +59,20 @@ public struct Container: Sendable {
             authenticator: Authenticator(apiToken: config.apiToken, store: store, clock: clock),
             users: UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
             userMetadata: UserMetadataService(store: store),
-            groupChannels: GroupChannelService(store: store, clock: clock, settings: settings),
+            groupChannels: GroupChannelService(store: store, clock: clock, settings: settings, fileRemover: files),
             channelLists: ChannelListService(store: store, pageTokens: pageTokens),
             memberships: MembershipService(store: store, clock: clock, settings: settings),
             memberLists: MemberListService(store: store, pageTokens: pageTokens),
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store),
-            messages: MessageService(store: store, clock: clock, settings: settings),
+            messages: MessageService(store: store, clock: clock, settings: settings, fileRemover: files),
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock),
             metaarrays: MetaArrayService(store: store, clock: clock),
+            files: files,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
-            services: [pool],
+            services: [pool, FileSweeper(storage: fileStorage, store: store, logger: logger)],
             shutdown: { await pool.close() }
         )
     }

@@ -53,11 +53,13 @@ public struct Message: Sendable, Equatable {
     public var updatedAt: Int64
     public var isRemoved: Bool
     public var dedupID: String?
+    /// The file of a FILE message.
+    public var file: FileAttachment?
 
     public init(
         messageID: Int64, type: MessageType, channelURL: String, sender: BasicUser?, message: String, customType: String,
         data: String, mentionType: MentionType, mentionedUsers: [BasicUser], sortedMetaarray: [MetaArray], isOpMsg: Bool,
-        silent: Bool, createdAt: Int64, updatedAt: Int64, isRemoved: Bool, dedupID: String?
+        silent: Bool, createdAt: Int64, updatedAt: Int64, isRemoved: Bool, dedupID: String?, file: FileAttachment? = nil
     ) {
         self.messageID = messageID
         self.type = type
@@ -75,6 +77,7 @@ public struct Message: Sendable, Equatable {
         self.updatedAt = updatedAt
         self.isRemoved = isRemoved
         self.dedupID = dedupID
+        self.file = file
     }
 }
 
@@ -91,11 +94,13 @@ public struct NewMessage: Sendable {
     public var sortedMetaarray: [MetaArray]
     public var dedupID: String?
     public var isSilent: Bool
+    /// The file of a FILE message: uploaded (stored, not yet linked to a message) or external.
+    public var file: FileAttachment?
 
     public init(
         type: MessageType, senderID: String?, message: String, customType: String = "", data: String = "",
         mentionType: MentionType = .users, mentionedUserIDs: [String] = [], sortedMetaarray: [MetaArray] = [],
-        dedupID: String? = nil, isSilent: Bool = false
+        dedupID: String? = nil, isSilent: Bool = false, file: FileAttachment? = nil
     ) {
         self.type = type
         self.senderID = senderID
@@ -107,6 +112,7 @@ public struct NewMessage: Sendable {
         self.sortedMetaarray = sortedMetaarray
         self.dedupID = dedupID
         self.isSilent = isSilent
+        self.file = file
     }
 }
 

@@ -16,29 +16,16 @@ public struct PageTokenCodec: Sendable {
     public func encode(scope: String, position: [String]) -> String {
         let payload = (try? JSONEncoder().encode(position)) ?? Data()
         let signature = HMAC<SHA256>.authenticationCode(for: Array(scope.utf8) + [0] + payload, using: key)
-        return base64URL(payload) + "." + base64URL(Data(signature))
+        return Base64URL.encode(Array(payload)) + "." + Base64URL.encode(Array(signature))
     }
 
     /// The position stored in `token`, or 400109 when it was not issued for this `scope`.
     public func decode(_ token: String, scope: String) throws -> [String] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = data(base64URL: parts[0]), let signature = data(base64URL: parts[1]),
+        guard parts.count == 2, let payload = Base64URL.decode(parts[0]), let signature = Base64URL.decode(parts[1]),
               HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Array(scope.utf8) + [0] + payload, using: key),
-              let position = try? JSONDecoder().decode([String].self, from: payload)
+              let position = try? JSONDecoder().decode([String].self, from: Data(payload))
         else { throw ParleyError.invalidPageToken }
         return position
-    }
-
-    private func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    private func data(base64URL text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }

@@ -9,7 +9,8 @@ struct Endpoints {
 
     init(container: Container) {
         let maxBodyBytes = container.config.limits.jsonBodyBytes
-        open = HealthController(readiness: container.readiness).endpoints
+        let files = FileController(files: container.files, authenticator: container.authenticator)
+        open = HealthController(readiness: container.readiness).endpoints + files.downloadEndpoints
         let limits = container.config.limits
         let channelDTO: @Sendable (ChannelView) -> ChannelDTO = { ChannelDTO(view: $0, maxMessageLength: limits.messageLength) }
         authenticated = UserController(users: container.users, maxBodyBytes: maxBodyBytes).endpoints
@@ -25,7 +26,8 @@ struct Endpoints {
                 preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes
             ).endpoints
             + ReceiptController(receipts: container.receipts, maxBodyBytes: maxBodyBytes).endpoints
-            + MessageController(messages: container.messages, limits: limits, clock: container.clock).endpoints
+            + MessageController(messages: container.messages, files: container.files, limits: limits, clock: container.clock).endpoints
+            + files.authenticatedEndpoints
             + MessageExtrasController(reactions: container.reactions, metaarrays: container.metaarrays, limits: limits).endpoints
             + MetadataController(
                 service: container.channelMetadata, ownerPath: "/v3/group_channels/{channel_url}", ownerParameter: "channel_url",
@@ -48,6 +50,9 @@ public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
     }
     // Middleware applies to the endpoints added after it: everything below needs a token.
     router.add(middleware: AuthenticationMiddleware(authenticator: container.authenticator))
+    router.add(middleware: FileLinkMiddleware(
+        baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock
+    ))
     for endpoint in endpoints.authenticated {
         router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
     }

@@ -1,10 +1,12 @@
 import Hummingbird
 import ParleyChat
 import ParleyCore
+import ParleyFiles
 
-/// Group channel messages (API.md §4.2–4.4).
+/// Group channel messages (API.md §4.2–4.4, file messages §5.1).
 struct MessageController {
     let messages: MessageService
+    let files: FileService
     let limits: Limits
     let clock: Clock
 
@@ -22,10 +24,44 @@ struct MessageController {
 
     @Sendable func send(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
         let actor = try context.requireActor()
+        if let boundary = request.headers[.contentType].flatMap(MultipartFormReader.boundary) {
+            return try await sendUpload(request, actor, try context.pathParameter("channel_url"), boundary: boundary)
+        }
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
         let new = try MessageInput(limits: limits).newMessage(body, actor: actor)
         let (message, created) = try await messages.send(actor, try context.pathParameter("channel_url"), new)
         return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
+    }
+
+    /// A file upload: streamed to storage, thumbnailed, then sent as a FILE message. A file that
+    /// does not end up in a message is deleted.
+    private func sendUpload(_ request: Request, _ actor: Actor, _ channelURL: String, boundary: String) async throws -> Response {
+        let form = try await MultipartFormReader(files: files, maxFieldBytes: limits.dataBytes + 1).read(request, boundary: boundary)
+        guard let upload = form.upload else { throw ParleyError.missing("file") }
+        let input: FileMessageInput.Parsed
+        do {
+            input = try FileMessageInput(limits: limits).parse(form.fields, actor: actor)
+        } catch {
+            upload.abort()
+            throw error
+        }
+        let stored = try await files.finish(upload, thumbnailBoxes: input.boxes)
+        let declaredType = form.fileContentType.flatMap { $0.lowercased() == "application/octet-stream" ? nil : $0 }
+        var new = input.message
+        new.file = FileAttachment(
+            fileID: stored.fileID,
+            name: input.fileName ?? form.fileName ?? "file",
+            type: input.fileType ?? declaredType ?? stored.detectedType ?? "application/octet-stream",
+            size: stored.size, requireAuth: input.requireAuth, thumbnails: stored.thumbnails
+        )
+        do {
+            let (message, created) = try await messages.send(actor, channelURL, new)
+            if !created { await files.discard(stored.fileID) }
+            return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
+        } catch {
+            await files.discard(stored.fileID)
+            throw error
+        }
     }
 
     @Sendable func history(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {

@@ -36,6 +36,7 @@ struct MessageDTO: JSONWritable {
             json.field("updated_at", message.updatedAt)
             json.field("is_removed", message.isRemoved)
             if let dedupID = message.dedupID { json.field("dedup_id", dedupID) }
+            if let file = message.file { FileAttachmentDTO(file: file).writeFields(to: &json) }
         }
     }
 }

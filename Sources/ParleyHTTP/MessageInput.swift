@@ -7,23 +7,41 @@ struct MessageInput {
     func newMessage(_ body: JSONBody, actor: Actor) throws -> NewMessage {
         let typeText = try body.string("message_type") ?? MessageType.user.rawValue
         guard let type = MessageType(rawValue: typeText) else {
-            throw ParleyError.invalidValue("message_type", "must be MESG or ADMM")
+            throw ParleyError.invalidValue("message_type", "must be MESG, FILE or ADMM")
         }
-        if type == .file { throw ParleyError.invalidValue("message_type", "file messages are sent as uploads, which this server does not take yet") }
         let senderID: String? = type == .admin ? nil : try body.string("user_id").map { try Validation.userID($0) } ?? actor.userID
-        if type == .user && senderID == nil { throw ParleyError.missing("user_id") }
+        if type != .admin && senderID == nil { throw ParleyError.missing("user_id") }
         let maxLength = type == .admin ? limits.adminMessageLength : limits.messageLength
+        // A FILE message sent as JSON links a file hosted elsewhere (API.md §5.1); uploads are multipart.
+        let file = type == .file ? try externalFile(body) : nil
         return NewMessage(
             type: type,
             senderID: senderID,
-            message: try Validation.text(try body.requiredString("message"), field: "message", max: maxLength),
+            message: try Validation.text(type == .file ? try body.string("message") ?? "" : try body.requiredString("message"), field: "message", max: maxLength),
             customType: try Validation.text(try body.string("custom_type") ?? "", field: "custom_type", max: Validation.maxCustomTypeLength),
             data: try Validation.data(try body.string("data") ?? "", max: limits.dataBytes),
             mentionType: try mentionType(body) ?? .users,
             mentionedUserIDs: try mentionedUserIDs(body) ?? [],
             sortedMetaarray: try metaarray(body),
             dedupID: try body.string("dedup_id").map { try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength) },
-            isSilent: try body.bool("is_silent") ?? false
+            isSilent: try body.bool("is_silent") ?? false,
+            file: file
+        )
+    }
+
+    /// `url` (http or https), `file_name`, `file_type`, `file_size`: stored as given, no thumbnails.
+    private func externalFile(_ body: JSONBody) throws -> FileAttachment {
+        let url = try Validation.text(try body.requiredString("url"), field: "url", max: Validation.maxFileURLLength)
+        guard let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased(), ["http", "https"].contains(scheme),
+              url.contains("://")
+        else { throw ParleyError.invalidValue("url", "must be an http or https URL") }
+        let size = try body.int64("file_size") ?? 0
+        guard size >= 0 else { throw ParleyError.invalidValue("file_size", "must not be negative") }
+        return FileAttachment(
+            url: url,
+            name: try Validation.text(try body.string("file_name") ?? "", field: "file_name", max: Validation.maxFileNameLength),
+            type: try Validation.text(try body.string("file_type") ?? "", field: "file_type", max: Validation.maxFileTypeLength),
+            size: size, requireAuth: false
         )
     }
 

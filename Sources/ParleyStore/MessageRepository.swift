@@ -10,7 +10,7 @@ public struct MessageRepository {
         m.message_id, m.channel_url, m.message_type, m.sender_id, m.sender_nickname, m.sender_profile_url,
         COALESCE(su.is_active, false) AS sender_is_active, m.message, m.custom_type, m.data, m.mention_type,
         m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
-        m.created_at, m.updated_at, m.is_removed
+        m.created_at, m.updated_at, m.is_removed, m.file::text AS file
         """
     static let from = "messages m LEFT JOIN users su ON su.user_id = m.sender_id"
 
@@ -45,6 +45,7 @@ public struct MessageRepository {
         memberActivityThrottle: Int64
     ) throws -> Message {
         let metaarray = String(decoding: try JSONEncoder().encode(new.sortedMetaarray), as: UTF8.self)
+        let fileJSON = try new.file.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         // One statement for all the writes, so that a send holds its connection (and the
         // channel row lock) for as few round trips as possible.
         let written = try connection.query(
@@ -57,9 +58,9 @@ public struct MessageRepository {
             ), inserted AS (
                 INSERT INTO messages (message_id, channel_url, seq, counted_seq, message_type, sender_id, sender_nickname,
                     sender_profile_url, message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent,
-                    is_op_msg, dedup_id, created_at)
+                    is_op_msg, dedup_id, created_at, file)
                 SELECT nextval('message_ids'), $1, channel.message_seq, channel.counted_seq, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-                    $11::jsonb, $13, $14, $15, channel.last_message_at
+                    $11::jsonb, $13, $14, $15, channel.last_message_at, $17::jsonb
                 FROM channel
                 RETURNING message_id, counted_seq, created_at
             ), members AS (
@@ -79,10 +80,13 @@ public struct MessageRepository {
             """,
             [channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
              new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs, metaarray,
-             memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now]
+             memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now, fileJSON]
         )
         let messageID: Int64 = try written[0].decode("message_id")
         let createdAt: Int64 = try written[0].decode("created_at")
+        if let fileID = new.file?.fileID, let fileJSON {
+            try FileRepository(connection: connection).insert(fileID: fileID, channelURL: channelURL, messageID: messageID, fileJSON: fileJSON, now: now)
+        }
         if let dedupID = new.dedupID, let senderID = sender?.userID {
             try connection.query(
                 "UPDATE message_dedup SET message_id = $4 WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
@@ -100,7 +104,7 @@ public struct MessageRepository {
             messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
             customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUsers: mentioned,
             sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: createdAt,
-            updatedAt: 0, isRemoved: false, dedupID: new.dedupID
+            updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file
         )
     }
 
@@ -109,11 +113,15 @@ public struct MessageRepository {
         _ channelURL: String, _ new: NewMessage, sender: BasicUser?, mentioned: [BasicUser], isOperator: Bool, now: Int64
     ) throws -> Message {
         let messageID: Int64 = try connection.query("SELECT nextval('message_ids') AS id")[0].decode("id")
+        if let file = new.file, let fileID = file.fileID {
+            let fileJSON = String(decoding: try JSONEncoder().encode(file), as: UTF8.self)
+            try FileRepository(connection: connection).insert(fileID: fileID, channelURL: channelURL, messageID: nil, fileJSON: fileJSON, now: now)
+        }
         return Message(
             messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
             customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUsers: mentioned,
             sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: now, updatedAt: 0,
-            isRemoved: false, dedupID: new.dedupID
+            isRemoved: false, dedupID: new.dedupID, file: new.file
         )
     }
 
@@ -196,23 +204,27 @@ public struct MessageRepository {
         )
     }
 
-    /// Soft delete: the content goes, the row stays for admins and for sequence numbers; it stops
-    /// counting as an unread mention.
-    public func remove(_ messageID: Int64, now: Int64) throws {
+    /// Soft delete: the content goes (its uploaded files too: their ids are returned for the
+    /// caller to delete after commit), the row stays for admins and for sequence numbers; it
+    /// stops counting as an unread mention.
+    @discardableResult
+    public func remove(_ messageID: Int64, now: Int64) throws -> [String] {
+        let fileIDs = try FileRepository(connection: connection).removeForMessage(messageID)
         let removed = try connection.query(
             """
             UPDATE messages m SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
-                sorted_metaarray = '[]', updated_at = $2
+                sorted_metaarray = '[]', file = NULL, updated_at = $2
             FROM messages old WHERE m.message_id = $1 AND old.message_id = m.message_id AND NOT old.is_removed
             RETURNING m.channel_url, m.counted_seq, m.is_silent, old.mention_type, old.mentioned_user_ids
             """,
             [messageID, now]
         )
-        guard let row = removed.first else { return }
+        guard let row = removed.first else { return fileIDs }
         try ReceiptRepository(connection: connection).recordRemoval(
             try row.decode("channel_url"), countedSeq: try row.decode("counted_seq"), isSilent: try row.decode("is_silent"),
             mentionType: try row.decode("mention_type"), mentionedUserIDs: try row.decode("mentioned_user_ids", as: [String].self)
         )
+        return fileIDs
     }
 
     /// The newest message of each channel that `viewerID` can see (one query for a whole page).
@@ -255,7 +267,8 @@ public struct MessageRepository {
                 mentionType: MentionType(rawValue: try row.decode("mention_type")) ?? .users, mentionedUsers: [],
                 sortedMetaarray: metaarray, isOpMsg: try row.decode("is_op_msg"), silent: try row.decode("is_silent"),
                 createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"),
-                isRemoved: try row.decode("is_removed"), dedupID: try row.decodeIfPresent("dedup_id")
+                isRemoved: try row.decode("is_removed"), dedupID: try row.decodeIfPresent("dedup_id"),
+                file: try row.decodeIfPresent("file", as: String.self).map { try JSONDecoder().decode(FileAttachment.self, from: Data($0.utf8)) }
             ))
         }
         let reactions = try ReactionRepository(connection: connection).reactions(messages.map(\.messageID))

@@ -64,6 +64,7 @@ public struct Repositories {
     public var receipts: ReceiptRepository { ReceiptRepository(connection: connection) }
     public var sendRates: SendRateRepository { SendRateRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
+    public var files: FileRepository { FileRepository(connection: connection) }
     public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }
     public var invitationPreferences: InvitationPreferenceRepository { InvitationPreferenceRepository(connection: connection) }
     public var health: HealthRepository { HealthRepository(connection: connection) }

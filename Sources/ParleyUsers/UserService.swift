@@ -100,11 +100,14 @@ public struct UserService: Sendable {
         }
     }
 
-    /// Revokes every session token of the user (the admin, or the user signing out everywhere).
+    /// Revokes every session token of the user (the admin, or the user signing out everywhere),
+    /// and with them the user's file auth keys.
     public func revokeSessionTokens(_ actor: Actor, _ userID: String) async throws {
         try actor.requireActingAs(userID)
+        let now = clock.nowMillis
         try await store.changingUser(userID) { repositories in
             try repositories.sessionTokens.deleteAll(userID: userID)
+            try repositories.files.revokeKeys(userID: userID, now: now)
         }
     }
 

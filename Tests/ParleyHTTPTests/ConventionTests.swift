@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func openAPIDescribesExactlyTheServedRoutes() async throws {
-        let routes = await TestServer.routes().joined(separator: "\n")
+        let routes = try await TestServer.routes().joined(separator: "\n")
         let routesFile = FileManager.default.temporaryDirectory.appendingPathComponent(uniqueID("routes") + ".txt")
         try routes.write(to: routesFile, atomically: true, encoding: .utf8)
         let process = Process()
@@ -109,7 +109,7 @@ import Testing
 @Suite struct UnavailableDatabaseTests {
     @Test func unreachableDatabaseAnswers503() async throws {
         let config = TestServer.config { $0.databaseURL = "host=/nonexistent-parley-socket port=1 dbname=none connect_timeout=2" }
-        let container = ParleyContainer.Container.live(config: config, logger: TestServer.logger)
+        let container = try ParleyContainer.Container.live(config: config, logger: TestServer.logger)
         let app = buildApplication(container: container)
         try await app.test(.live) { client in
             let api = API(client: client)

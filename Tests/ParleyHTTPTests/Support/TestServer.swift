@@ -29,6 +29,9 @@ enum TestServer {
         config.databasePoolSize = 4
         // Tests send in bursts; the flood test turns the limit back on.
         config.limits.messagesPerSecond = 0
+        // Each server stores uploads in a folder of its own.
+        config.fileDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
+        config.publicURL = "http://files.test"
         adjust(&config)
         return config
     }
@@ -46,7 +49,7 @@ enum TestServer {
         _ body: @escaping @Sendable (API) async throws -> Void
     ) async throws {
         try await Migrations.shared.ensureApplied()
-        let container = Container.live(config: config(adjust), logger: logger, clock: clock)
+        let container = try Container.live(config: config(adjust), logger: logger, clock: clock)
         let app = buildApplication(container: container)
         try await app.test(.live) { client in
             try await body(API(client: client))
@@ -76,8 +79,8 @@ func uniqueID(_ prefix: String) -> String {
 
 extension TestServer {
     /// Every "METHOD /path" the application serves.
-    static func routes() async -> [String] {
-        let container = Container.live(config: config(), logger: logger)
+    static func routes() async throws -> [String] {
+        let container = try Container.live(config: config(), logger: logger)
         let routes = routeTable(container: container).routes
         await container.shutdown()
         return routes

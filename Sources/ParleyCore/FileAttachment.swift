@@ -1,0 +1,64 @@
+/// The file of a FILE message (API.md §5.2): a file stored by this server (`fileID`), or a link
+/// to a file hosted elsewhere (`url`).
+public struct FileAttachment: Sendable, Equatable, Codable {
+    /// Set for an uploaded file: the id its downloads are served under.
+    public var fileID: String?
+    /// Set for an external file: the link the sender gave.
+    public var url: String?
+    public var name: String
+    public var type: String
+    public var size: Int64
+    /// Whether downloads need a file auth key (uploaded files only).
+    public var requireAuth: Bool
+    public var thumbnails: [ThumbnailInfo]
+
+    public init(fileID: String? = nil, url: String? = nil, name: String, type: String, size: Int64, requireAuth: Bool, thumbnails: [ThumbnailInfo] = []) {
+        self.fileID = fileID
+        self.url = url
+        self.name = name
+        self.type = type
+        self.size = size
+        self.requireAuth = requireAuth
+        self.thumbnails = thumbnails
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case fileID = "file_id", url, name, type, size, requireAuth = "require_auth", thumbnails
+    }
+}
+
+/// One thumbnail of an uploaded image or video: the box asked for and the size made.
+public struct ThumbnailInfo: Sendable, Equatable, Codable {
+    public var width: Int
+    public var height: Int
+    public var realWidth: Int
+    public var realHeight: Int
+    public var type: String
+    public var size: Int64
+
+    public init(width: Int, height: Int, realWidth: Int, realHeight: Int, type: String, size: Int64) {
+        self.width = width
+        self.height = height
+        self.realWidth = realWidth
+        self.realHeight = realHeight
+        self.type = type
+        self.size = size
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case width, height, realWidth = "real_width", realHeight = "real_height", type, size
+    }
+}
+
+/// Deletes the stored bytes of files whose rows are gone. Chat services call it after the
+/// transaction that removed a message or a channel commits; the file service implements it.
+public protocol StoredFileRemover: Sendable {
+    func removeStoredFiles(_ fileIDs: [String]) async
+}
+
+extension Validation {
+    public static let maxThumbnails = 3
+    public static let maxFileNameLength = 255
+    public static let maxFileTypeLength = 128
+    public static let maxFileURLLength = 2048
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+
+/// Uploaded files (API.md §5): stores uploads encrypted, makes their thumbnails, issues file
+/// auth keys and serves downloads to the members of the file's channel.
+public struct FileService: Sendable, StoredFileRemover {
+    let storage: FileStorage
+    let keyring: FileKeyring
+    public let authKeys: FileAuthKeys
+    let store: Store
+    let clock: Clock
+    public let settings: FileSettings
+    let thumbnails: ThumbnailMaker
+    let logger: Logger
+
+    public init(storage: FileStorage, keyring: FileKeyring, store: Store, clock: Clock, settings: FileSettings, logger: Logger) {
+        self.storage = storage
+        self.keyring = keyring
+        self.authKeys = FileAuthKeys(keyring: keyring, lifetimeMillis: settings.authKeyLifetimeMillis)
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.thumbnails = ThumbnailMaker(storage: storage, keyring: keyring, settings: settings, logger: logger)
+        self.logger = logger
+    }
+
+    /// Starts storing a new file; feed it with `append`, then `finish` (or `abort`) it.
+    public func beginUpload() throws -> FileUpload {
+        let fileID = FileStorage.newFileID()
+        return FileUpload(
+            fileID: fileID, writer: try storage.writer(fileID, keyring: keyring),
+            maxBytes: settings.maxUploadBytes, sourceMaxBytes: settings.thumbnailSourceMaxBytes
+        )
+    }
+
+    /// Makes the thumbnails that fit `boxes` (images and videos; none for anything else) and puts
+    /// the file in place. The file is not served until a message links it.
+    public func finish(_ upload: FileUpload, thumbnailBoxes boxes: [ThumbnailBox]) async throws -> StoredUpload {
+        upload.decide()
+        let made = boxes.isEmpty ? [] : await thumbnails.make(for: upload, boxes: boxes)
+        do {
+            try await BlockingWork.run { try upload.writer.commit() }
+        } catch {
+            storage.remove(upload.fileID)
+            throw error
+        }
+        let detected: String? = switch upload.sniffed {
+        case .image(let type), .video(let type): type
+        case nil: nil
+        }
+        return StoredUpload(fileID: upload.fileID, size: upload.size, detectedType: detected, thumbnails: made)
+    }
+
+    /// Deletes a stored file that no message took (the send failed).
+    public func discard(_ fileID: String) async {
+        await removeStoredFiles([fileID])
+    }
+
+    public func removeStoredFiles(_ fileIDs: [String]) async {
+        let storage = storage
+        _ = try? await BlockingWork.run { fileIDs.forEach(storage.remove) }
+    }
+
+    /// `POST /v3/users/{user_id}/file_auth_key`: a key for the user (the user or the admin).
+    public func issueAuthKey(_ actor: Actor, userID: String) async throws -> (auth: String, expiresAt: Int64) {
+        try actor.requireActingAs(userID)
+        guard try await store.fetch(UserRepository.lookup(userID)) != nil else {
+            throw ParleyError.notFound("User \"\(userID)\" not found.")
+        }
+        return authKeys.issue(userID: userID, now: clock.nowMillis)
+    }
+
+    /// Opens a file (`thumbnail` nil) or one of its thumbnails (1…3) for the caller: the admin,
+    /// anyone for a file sent with `require_auth` false, otherwise the holder of a current key
+    /// who is a joined member of the file's channel.
+    public func download(_ fileID: String, thumbnail: Int?, credential: FileCredential) async throws -> FileDownload {
+        var keyHolder: (userID: String, issuedAt: Int64)?
+        if case .authKey(let auth) = credential { keyHolder = try authKeys.verify(auth, now: clock.nowMillis) }
+        guard FileStorage.isFileID(fileID),
+              let access = try await store.fetch(FileRepository.access(fileID: fileID, userID: keyHolder?.userID))
+        else { throw Self.notFound }
+        if access.file.requireAuth && credential != .admin {
+            guard let keyHolder else { throw Self.keyRequired }
+            guard let validAfter = access.fileKeysValidAfter, keyHolder.issuedAt > validAfter else { throw FileAuthKeys.invalid }
+            guard access.memberState == .joined else {
+                throw ParleyError.forbidden("Only joined members of the file's channel may download it.")
+            }
+        }
+        var name = access.file.name
+        var type = access.file.type
+        var etag = "\"\(fileID)\""
+        if let thumbnail {
+            guard access.file.thumbnails.indices.contains(thumbnail - 1) else { throw Self.notFound }
+            type = access.file.thumbnails[thumbnail - 1].type
+            name = "thumbnail\(thumbnail)-" + name
+            etag = "\"\(fileID).t\(thumbnail)\""
+        }
+        let path = storage.path(fileID, thumbnail: thumbnail)
+        let keyring = keyring
+        let reader = try await BlockingWork.run { try EncryptedFileReader(path: path, fileID: fileID, keyring: keyring) }
+        return FileDownload(name: name, contentType: type, etag: etag, reader: reader)
+    }
+
+    static let notFound = ParleyError.notFound("File not found.")
+    static let keyRequired = ParleyError(status: 401, code: 400302, message: "This file needs a file auth key: add ?auth=<key>.")
+}
+
+/// How a download proves it may read a file.
+public enum FileCredential: Sendable, Equatable {
+    case admin
+    case authKey(String)
+    case none
+}
+
+/// An opened stored file, ready to stream.
+public struct FileDownload: Sendable {
+    public let name: String
+    public let contentType: String
+    /// Strong: a file id's bytes never change.
+    public let etag: String
+    let reader: EncryptedFileReader
+
+    public var size: Int64 { reader.plaintextSize }
+
+    /// Decrypts `range` a chunk at a time; throws (mid-stream) when a chunk was tampered with.
+    public func read(_ range: Range<Int64>, _ consume: (Data) async throws -> Void) async throws {
+        try await reader.read(range, consume)
+    }
+
+    /// Authenticates the chunk where `offset` lies, so a corrupt file is refused before any
+    /// header is sent rather than cut off mid-body.
+    public func verifyStart(at offset: Int64) async throws {
+        guard size > 0 else { return }
+        let reader = reader
+        _ = try await BlockingWork.run { try reader.chunk(Int(offset / Int64(reader.chunkSize))) }
+    }
+}

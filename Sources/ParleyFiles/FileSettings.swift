@@ -1,0 +1,19 @@
+/// The file service's limits and tools, with the defaults the README documents.
+public struct FileSettings: Sendable {
+    /// Largest upload (the container sets it from `Limits.uploadBytes`); a bigger one is refused
+    /// with 413 as soon as it passes this.
+    public var maxUploadBytes: Int64 = 25 * 1024 * 1024
+    /// Larger images and videos are stored without thumbnails: making one needs the whole
+    /// source in memory.
+    public var thumbnailSourceMaxBytes = 25 * 1024 * 1024
+    /// Images whose header claims more pixels are never decoded (pixel bombs).
+    public var maxImagePixels = 100_000_000
+    /// Thumbnail work for one upload stops after this long; the file is kept without thumbnails.
+    public var thumbnailTimeLimitSeconds = 10.0
+    /// How long a file auth key works (API.md §5.3: 3 days).
+    public var authKeyLifetimeMillis: Int64 = 3 * 24 * 3600 * 1000
+    /// The ffmpeg that takes frames from videos.
+    public var ffmpegPath = "ffmpeg"
+
+    public init() {}
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ParleyCore
+
+/// One upload in progress: plaintext is encrypted and written as it arrives, never held whole;
+/// only an image or video small enough to thumbnail is also kept in memory for that. Owned by
+/// one request (hence `@unchecked Sendable`); dropping it unfinished deletes what was written.
+public final class FileUpload: @unchecked Sendable {
+    public let fileID: String
+    let writer: EncryptedFileWriter
+    let maxBytes: Int64
+    let sourceMaxBytes: Int
+    /// The first bytes while the kind is unknown; then the whole media source, or nil.
+    private(set) var source: [UInt8]? = []
+    private(set) var sniffed: MediaSniffer.Kind?
+    private var decided = false
+
+    init(fileID: String, writer: EncryptedFileWriter, maxBytes: Int64, sourceMaxBytes: Int) {
+        self.fileID = fileID
+        self.writer = writer
+        self.maxBytes = maxBytes
+        self.sourceMaxBytes = sourceMaxBytes
+    }
+
+    /// Bytes received so far.
+    public var size: Int64 { writer.plaintextSize }
+
+    /// Adds the next bytes of the file; 413/400110 (and nothing kept) once it passes the limit.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard writer.plaintextSize + Int64(bytes.count) <= maxBytes else {
+            writer.abort()
+            throw ParleyError(status: 413, code: 400110, message: "The file is larger than \(maxBytes) bytes.")
+        }
+        try writer.append(bytes)
+        keepForThumbnails(bytes)
+    }
+
+    /// Deletes what was written.
+    public func abort() {
+        writer.abort()
+    }
+
+    private func keepForThumbnails(_ bytes: UnsafeRawBufferPointer) {
+        guard source != nil else { return }
+        if source!.count + bytes.count > sourceMaxBytes {
+            source = nil
+            return
+        }
+        source!.append(contentsOf: bytes)
+        if !decided && source!.count >= MediaSniffer.prefixLength { decide() }
+    }
+
+    /// Keeps collecting only for images and videos.
+    func decide() {
+        guard !decided else { return }
+        decided = true
+        sniffed = source.flatMap { MediaSniffer.kind(of: Array($0.prefix(MediaSniffer.prefixLength))) }
+        if sniffed == nil { source = nil }
+    }
+}
+
+/// An upload stored under its final name, not yet linked to a message.
+public struct StoredUpload: Sendable {
+    public let fileID: String
+    public let size: Int64
+    /// The type the bytes show (images and videos), for uploads that do not name one.
+    public let detectedType: String?
+    public let thumbnails: [ThumbnailInfo]
+}

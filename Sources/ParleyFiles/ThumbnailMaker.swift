@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import ParleyCore
+
+/// Makes an upload's thumbnails and stores them encrypted beside it. Anything that goes wrong
+/// (not really an image, too many pixels, too slow, ffmpeg failing) leaves the file without
+/// thumbnails rather than failing the upload.
+struct ThumbnailMaker: Sendable {
+    let storage: FileStorage
+    let keyring: FileKeyring
+    let settings: FileSettings
+    let logger: Logger
+
+    func make(for upload: FileUpload, boxes: [ThumbnailBox]) async -> [ThumbnailInfo] {
+        guard let source = upload.source, let kind = upload.sniffed else { return [] }
+        let fileID = upload.fileID
+        let storage = storage
+        let keyring = keyring
+        let settings = settings
+        do {
+            return try await BlockingWork.run {
+                let image: [UInt8]
+                switch kind {
+                case .image: image = source
+                case .video:
+                    image = try VideoFrameExtractor(ffmpegPath: settings.ffmpegPath, timeLimitSeconds: settings.thumbnailTimeLimitSeconds)
+                        .firstFrame(of: source)
+                }
+                let thumbnailer = Thumbnailer(maxPixels: settings.maxImagePixels, timeLimitSeconds: settings.thumbnailTimeLimitSeconds)
+                let made = try thumbnailer.thumbnails(of: image, boxes: boxes)
+                return try zip(boxes, made).enumerated().map { index, pair in
+                    let (box, thumbnail) = pair
+                    let writer = try storage.writer(fileID, thumbnail: index + 1, keyring: keyring)
+                    try thumbnail.bytes.withUnsafeBytes { try writer.append($0) }
+                    try writer.commit()
+                    return ThumbnailInfo(
+                        width: box.width, height: box.height, realWidth: thumbnail.width, realHeight: thumbnail.height,
+                        type: thumbnail.mimeType, size: Int64(thumbnail.bytes.count)
+                    )
+                }
+            }
+        } catch {
+            logger.info("stored without thumbnails", metadata: ["file_id": "\(fileID)", "reason": "\(error)"])
+            return []
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ParleyCore
+import ParleyFiles
+
+/// Reads the text fields of a file upload (API.md §5.1) into the message to send.
+struct FileMessageInput {
+    let limits: Limits
+
+    struct Parsed {
+        var message: NewMessage
+        var boxes: [ThumbnailBox]
+        var fileName: String?
+        var fileType: String?
+        var requireAuth: Bool
+    }
+
+    func parse(_ fields: [String: String], actor: Actor) throws -> Parsed {
+        if let type = fields["message_type"], type != MessageType.file.rawValue {
+            throw ParleyError.invalidValue("message_type", "an upload is a FILE message")
+        }
+        guard let senderID = try fields["user_id"].map({ try Validation.userID($0) }) ?? actor.userID else {
+            throw ParleyError.missing("user_id")
+        }
+        let message = NewMessage(
+            type: .file,
+            senderID: senderID,
+            message: "",
+            customType: try Validation.text(fields["custom_type"] ?? "", field: "custom_type", max: Validation.maxCustomTypeLength),
+            data: try Validation.data(fields["data"] ?? "", max: limits.dataBytes),
+            dedupID: try fields["dedup_id"].map { try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength) },
+            isSilent: try bool(fields, "is_silent") ?? false
+        )
+        return Parsed(
+            message: message,
+            boxes: try boxes(fields),
+            fileName: try fields["file_name"].map { try Validation.text($0, field: "file_name", max: Validation.maxFileNameLength) },
+            fileType: try fields["file_type"].map { try Validation.text($0, field: "file_type", max: Validation.maxFileTypeLength) },
+            requireAuth: try bool(fields, "require_auth") ?? true
+        )
+    }
+
+    /// `thumbnail1`…`thumbnail3`, each `WIDTHxHEIGHT`; a fourth is 400111.
+    private func boxes(_ fields: [String: String]) throws -> [ThumbnailBox] {
+        let named = fields.keys.filter { $0.hasPrefix("thumbnail") && Int($0.dropFirst("thumbnail".count)) != nil }
+        if let extra = named.first(where: { !(1...Validation.maxThumbnails).contains(Int($0.dropFirst("thumbnail".count))!) }) {
+            throw ParleyError.invalidValue(extra, "at most \(Validation.maxThumbnails) thumbnails (thumbnail1…thumbnail3)")
+        }
+        return try (1...Validation.maxThumbnails).compactMap { index in
+            guard let text = fields["thumbnail\(index)"] else { return nil }
+            let sides = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]),
+                  (1...8192).contains(width), (1...8192).contains(height)
+            else { throw ParleyError.invalidValue("thumbnail\(index)", "must be WIDTHxHEIGHT, each 1…8192") }
+            return ThumbnailBox(width: width, height: height)
+        }
+    }
+
+    private func bool(_ fields: [String: String], _ name: String) throws -> Bool? {
+        guard let text = fields[name] else { return nil }
+        switch text.lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw ParleyError.wrongType(name, expected: .boolean)
+        }
+    }
+}

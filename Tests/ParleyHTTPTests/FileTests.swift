@@ -1,0 +1,201 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+/// API.md §5: uploads stored encrypted, streamed downloads with ranges and validators, external
+/// file links, and files going with their message or channel.
+@Suite struct FileTests {
+    /// Two members and an outsider; a channel of the first two.
+    private func setUp(_ api: API, _ prefix: String) async throws -> (users: Cast, url: String) {
+        let users = try await api.cast(prefix, 3)
+        let url = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
+        return (users, url)
+    }
+
+    private static func files(in folder: String) -> [String] {
+        (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { path in
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder)
+            return !isFolder.boolValue
+        }
+    }
+
+    @Test func anUploadRoundTripsByteForByteWithItsHeaders() async throws {
+        try await TestServer.withAPI { api in
+            let (users, url) = try await setUp(api, "upload")
+            let bytes = Media.random(200_000)
+            let sent = try await api.upload(url, ["custom_type": "doc", "data": "d"], file: FormFile(fileName: "report ü.pdf", contentType: "application/pdf", bytes: bytes), as: users.session(0))
+            #expect(sent.status == 201, "\(sent.text)")
+            #expect(sent["type"] as? String == "FILE")
+            #expect(sent["custom_type"] as? String == "doc")
+            #expect(sent["require_auth"] as? Bool == true)
+            let file = sent.json.file
+            #expect(file["name"] as? String == "report ü.pdf")
+            #expect(file["type"] as? String == "application/pdf")
+            #expect(file["size"] as? Int == bytes.count)
+            let link = try #require(file["url"] as? String)
+            #expect(link.hasPrefix("http://files.test/v3/files/") && link.contains("?auth="), "a session caller's link carries their key")
+            let download = try await api.download(link)
+            #expect(download.status == 200)
+            #expect(download.bytes == bytes)
+            #expect(download["Content-Type"] == "application/pdf")
+            #expect(download["Content-Length"] == "\(bytes.count)")
+            #expect(download["Cache-Control"]?.hasPrefix("private") == true)
+            #expect(download["Content-Disposition"]?.hasPrefix("attachment;") == true)
+            #expect(download["Content-Disposition"]?.contains("filename*=UTF-8''report%20%C3%BC.pdf") == true)
+            let etag = try #require(download["ETag"])
+            let again = try await api.download(link, headers: [.ifNoneMatch: etag])
+            #expect(again.status == 304)
+            #expect(again.bytes.isEmpty)
+            // The message reads back the same through history, for the other member with their own key.
+            let history = try await api.get("/v3/group_channels/\(url)/messages?message_ts=0&prev_limit=0&next_limit=5", as: users.session(1))
+            let listed = try #require((history["messages"] as? [[String: Any]])?.first)
+            let theirLink = try #require(listed.file["url"] as? String)
+            #expect(theirLink != link && theirLink.hasPrefix(link.components(separatedBy: "?").first!))
+            #expect(try await api.download(theirLink).bytes == bytes)
+            // The admin's payload carries plain links.
+            let asAdmin = try await api.get("/v3/group_channels/\(url)/messages/\(sent["message_id"] as! Int)")
+            #expect(asAdmin.json.file["url"] as? String == link.components(separatedBy: "?").first)
+        }
+    }
+
+    @Test func rangesServeTheFirstMiddleAndLastBytesAndRefuseOutOfRange() async throws {
+        try await TestServer.withAPI { api in
+            let (users, url) = try await setUp(api, "range")
+            let bytes = Media.random(150_000)  // three chunks of 64 KiB
+            let sent = try await api.upload(url, file: FormFile(bytes: bytes), as: users.session(0))
+            let link = try #require(sent.json.file["url"] as? String)
+            let first = try await api.download(link, headers: [.range: "bytes=0-99"])
+            #expect(first.status == 206)
+            #expect(first.bytes == Array(bytes[0..<100]))
+            #expect(first["Content-Range"] == "bytes 0-99/150000")
+            let middle = try await api.download(link, headers: [.range: "bytes=65000-70000"])
+            #expect(middle.status == 206)
+            #expect(middle.bytes == Array(bytes[65000...70000]), "a range across a chunk boundary")
+            let suffix = try await api.download(link, headers: [.range: "bytes=-500"])
+            #expect(suffix.bytes == Array(bytes[(150_000 - 500)...]))
+            #expect(suffix["Content-Range"] == "bytes 149500-149999/150000")
+            let open = try await api.download(link, headers: [.range: "bytes=149990-"])
+            #expect(open.bytes == Array(bytes[149_990...]))
+            let outside = try await api.download(link, headers: [.range: "bytes=150000-"])
+            #expect(outside.status == 416)
+            #expect(outside["Content-Range"] == "bytes */150000")
+        }
+    }
+
+    @Test func storedBytesHoldNoPlaintextAndATamperedChunkIsRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
+        try await TestServer.withAPI({ $0.fileDirectory = folder }) { api in
+            let (users, url) = try await setUp(api, "atrest")
+            let marker = Array("PLAINTEXT-MARKER-0123456789".utf8)
+            let bytes = Array((0..<5000).flatMap { _ in marker })
+            let sent = try await api.upload(url, file: FormFile(contentType: "text/plain", bytes: bytes), as: users.session(0))
+            #expect(sent.status == 201)
+            let link = try #require(sent.json.file["url"] as? String)
+            let stored = Self.files(in: folder).filter { !$0.hasPrefix("tmp/") }
+            #expect(stored.count == 1)
+            let path = folder + "/" + stored[0]
+            var onDisk = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(onDisk.count > bytes.count, "header and tags")
+            #expect(!Data(onDisk).contains(Data(marker)), "no plaintext at rest")
+            #expect(try await api.download(link).bytes == bytes)
+            // Flip one bit of the second chunk: the first still serves, the second is refused.
+            onDisk[79 + 65536 + 16 + 10] ^= 0x01
+            try Data(onDisk).write(to: URL(fileURLWithPath: path))
+            let start = try await api.download(link, headers: [.range: "bytes=0-99"])
+            #expect(start.status == 206 && start.bytes == Array(bytes[0..<100]))
+            let tampered = try await api.download(link, headers: [.range: "bytes=70000-70100"])
+            #expect(tampered.status == 500, "a chunk that fails authentication is never served")
+            #expect(try await api.get("/health").status == 200)
+        }
+    }
+
+    @Test func anUploadOverTheLimitIs413AndLeavesNothingBehind() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
+        try await TestServer.withAPI({ $0.fileDirectory = folder; $0.limits.uploadBytes = 100_000 }) { api in
+            let (users, url) = try await setUp(api, "toolarge")
+            let refused = try await api.upload(url, file: FormFile(bytes: Media.random(300_000)), as: users.session(0))
+            #expect(refused.status == 413)
+            #expect(refused.code == 400110)
+            #expect(Self.files(in: folder).isEmpty, "no stored or temporary file remains")
+            let history = try await api.get("/v3/group_channels/\(url)/messages?message_ts=0&prev_limit=0&next_limit=5")
+            #expect((history["messages"] as? [Any])?.isEmpty == true)
+            #expect(try await api.upload(url, file: FormFile(bytes: Media.random(100_000)), as: users.session(0)).status == 201)
+        }
+    }
+
+    @Test func badUploadsGetTheDocumentedErrorsAndStoreNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
+        try await TestServer.withAPI({ $0.fileDirectory = folder }) { api in
+            let (users, url) = try await setUp(api, "badupload")
+            let file = FormFile(bytes: Media.random(1000))
+            #expect(try await api.upload(url, ["thumbnail4": "10x10", "thumbnail1": "10x10"], file: file, as: users.session(0)).code == 400111)
+            #expect(try await api.upload(url, ["thumbnail1": "wide"], file: file, as: users.session(0)).code == 400111)
+            #expect(try await api.upload(url, ["require_auth": "maybe"], file: file, as: users.session(0)).code == 400104)
+            #expect(try await api.upload(url, ["message_type": "MESG"], file: file, as: users.session(0)).code == 400111)
+            #expect(try await api.upload(url, ["custom_type": "x"], file: nil, as: users.session(0)).code == 400105)
+            #expect(try await api.upload(url, file: file, as: users.session(2)).status == 404, "an outsider cannot see the private channel")
+            #expect(try await api.upload(url, ["user_id": users[1]], file: file, as: users.session(0)).status == 403)
+            #expect(try await api.upload("nope-\(uniqueID("c"))", ["user_id": users[0]], file: file).status == 404)
+            let broken = try await api.bytes(
+                .post, "/v3/group_channels/\(url)/messages", body: Array("--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc".utf8),
+                headers: [.contentType: "multipart/form-data; boundary=b"], as: users.session(0)
+            )
+            #expect(broken.status == 400)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(Self.files(in: folder).isEmpty)
+            #expect(try await api.upload(url, file: file, as: users.session(0)).status == 201)
+        }
+    }
+
+    @Test func aFileMessageCanLinkAnExternalURL() async throws {
+        try await TestServer.withAPI { api in
+            let (users, url) = try await setUp(api, "external")
+            let path = "/v3/group_channels/\(url)/messages"
+            let sent = try await api.post(path, [
+                "message_type": "FILE", "url": "https://cdn.example.com/a.png", "file_name": "a.png", "file_type": "image/png", "file_size": 1234,
+            ], as: users.session(0))
+            #expect(sent.status == 201, "\(sent.text)")
+            #expect(sent.json.file["url"] as? String == "https://cdn.example.com/a.png")
+            #expect(sent.json.file["size"] as? Int == 1234)
+            #expect(sent.json.thumbnails.isEmpty)
+            #expect(sent["require_auth"] as? Bool == false)
+            #expect(try await api.post(path, ["message_type": "FILE"], as: users.session(0)).code == 400105)
+            #expect(try await api.post(path, ["message_type": "FILE", "url": "javascript:alert(1)"], as: users.session(0)).code == 400111)
+            #expect(try await api.post(path, ["message_type": "FILE", "url": "https://x.example/a", "file_size": -1], as: users.session(0)).code == 400111)
+        }
+    }
+
+    @Test func deletingTheMessageOrTheChannelDeletesItsFiles() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
+        try await TestServer.withAPI({ $0.fileDirectory = folder }) { api in
+            let (users, url) = try await setUp(api, "filedelete")
+            let image = try Media.jpeg(400, 300)
+            let first = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(fileName: "a.jpg", contentType: "image/jpeg", bytes: image), as: users.session(0))
+            let second = try await api.upload(url, file: FormFile(bytes: Media.random(1000)), as: users.session(0))
+            #expect(Self.files(in: folder).count == 3, "two files and one thumbnail")
+            let firstLink = try #require(first.json.file["url"] as? String)
+            #expect(try await api.delete("/v3/group_channels/\(url)/messages/\(first["message_id"] as! Int)", as: users.session(0)).status == 200)
+            #expect(Self.files(in: folder).count == 1)
+            #expect(try await api.download(firstLink).status == 404)
+            let secondLink = try #require(second.json.file["url"] as? String)
+            #expect(try await api.delete("/v3/group_channels/\(url)").status == 200)
+            #expect(Self.files(in: folder).isEmpty)
+            #expect(try await api.download(secondLink).status == 404)
+        }
+    }
+
+    @Test func aRetriedUploadWithTheSameDedupIDKeepsOneFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
+        try await TestServer.withAPI({ $0.fileDirectory = folder }) { api in
+            let (users, url) = try await setUp(api, "filededup")
+            let file = FormFile(bytes: Media.random(5000))
+            let first = try await api.upload(url, ["dedup_id": "u1"], file: file, as: users.session(0))
+            let retry = try await api.upload(url, ["dedup_id": "u1"], file: file, as: users.session(0))
+            #expect(first.status == 201)
+            #expect(retry.status == 200)
+            #expect(retry["message_id"] as? Int == first["message_id"] as? Int)
+            #expect(Self.files(in: folder).count == 1)
+        }
+    }
+}

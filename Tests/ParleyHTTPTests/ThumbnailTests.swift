@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+/// API.md §5.2 and the upload issue: thumbnails fit their box, keep the aspect ratio and the
+/// source's family, never upscale; videos get one from a frame; hostile "images" are stored as
+/// plain files and leave the server healthy.
+@Suite struct ThumbnailTests {
+    private func channel(_ api: API, _ prefix: String) async throws -> (users: Cast, url: String) {
+        let users = try await api.cast(prefix, 2)
+        return (users, try await api.createChannel(["user_ids": [users[1]]], as: users.session(0)))
+    }
+
+    /// (box, real size, type) of each thumbnail, checked against the downloaded bytes' type.
+    private func thumbnails(_ api: API, _ sent: APIResponse) async throws -> [(box: String, real: String, type: String?)] {
+        var result: [(String, String, String?)] = []
+        for thumbnail in sent.json.thumbnails {
+            let download = try await api.download(try #require(thumbnail["url"] as? String))
+            #expect(download.status == 200)
+            #expect(download["Content-Length"] == "\(download.bytes.count)")
+            result.append((
+                "\(thumbnail["width"] as! Int)x\(thumbnail["height"] as! Int)",
+                "\(thumbnail["real_width"] as! Int)x\(thumbnail["real_height"] as! Int)",
+                download["Content-Type"]
+            ))
+        }
+        return result
+    }
+
+    @Test func landscapePortraitAndSmallImagesFitTheirBoxesWithoutUpscaling() async throws {
+        try await TestServer.withAPI { api in
+            let (users, url) = try await channel(api, "thumbs")
+            let boxes = ["thumbnail1": "100x100", "thumbnail2": "200x200", "thumbnail3": "400x400"]
+            let landscape = try await api.upload(url, boxes, file: FormFile(fileName: "l.jpg", contentType: "image/jpeg", bytes: try Media.jpeg(800, 600)), as: users.session(0))
+            #expect(landscape.status == 201, "\(landscape.text)")
+            let made = try await thumbnails(api, landscape)
+            #expect(made.map(\.box) == ["100x100", "200x200", "400x400"])
+            #expect(made.map(\.real) == ["100x75", "200x150", "400x300"])
+            #expect(made.allSatisfy { $0.type == "image/jpeg" })
+            #expect((landscape.json.thumbnails.first?["url"] as? String)?.contains("?auth=") == true)
+            #expect((landscape.json.thumbnails.first?["plain_url"] as? String)?.contains("?auth=") == false)
+
+            let portrait = try await api.upload(url, ["thumbnail1": "160x160"], file: FormFile(contentType: "image/jpeg", bytes: try Media.jpeg(300, 600)), as: users.session(0))
+            #expect(try await thumbnails(api, portrait).map(\.real) == ["80x160"])
+
+            let small = try await api.upload(url, ["thumbnail1": "200x200"], file: FormFile(contentType: "image/jpeg", bytes: try Media.jpeg(50, 40)), as: users.session(0))
+            #expect(try await thumbnails(api, small).map(\.real) == ["50x40"], "never upscaled")
+        }
+    }
+
+    @Test func aPngWithAlphaStaysPngAndAVideoGetsAFrame() async throws {
+        try await TestServer.withAPI { api in
+            let (users, url) = try await channel(api, "alpha")
+            let png = try await api.upload(url, ["thumbnail1": "50x50"], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: try Media.pngWithAlpha(200, 100)), as: users.session(0))
+            let pngThumbnail = try #require(try await thumbnails(api, png).first)
+            #expect(pngThumbnail.real == "50x25")
+            #expect(pngThumbnail.type == "image/png")
+            let link = try #require(png.json.thumbnails.first?["url"] as? String)
+            let bytes = try await api.download(link).bytes
+            #expect(bytes.count > 26 && bytes[25] == 6, "PNG colour type 6: RGBA, alpha kept")
+
+            let video = try await api.upload(url, ["thumbnail1": "320x320"], file: FormFile(fileName: "clip.mp4", contentType: "video/mp4", bytes: try Media.video()), as: users.session(0))
+            #expect(video.status == 201)
+            #expect(video.json.file["type"] as? String == "video/mp4")
+            let frame = try #require(try await thumbnails(api, video).first)
+            #expect(frame.real == "320x240")
+            #expect(frame.type == "image/jpeg")
+        }
+    }
+
+    @Test func pixelBombsAndFakeImagesAreStoredWithoutThumbnails() async throws {
+        try await TestServer.withAPI { api in
+            let (users, url) = try await channel(api, "hostile")
+            let bomb = Media.pngBomb(60_000, 60_000)
+            let bombSent = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(fileName: "bomb.png", contentType: "image/png", bytes: bomb), as: users.session(0))
+            #expect(bombSent.status == 201, "\(bombSent.text)")
+            #expect(bombSent.json.thumbnails.isEmpty)
+            #expect(try await api.download(try #require(bombSent.json.file["url"] as? String)).bytes == bomb)
+
+            let fake = Media.random(20_000)
+            let fakeSent = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(fileName: "x.png", contentType: "image/png", bytes: fake), as: users.session(0))
+            #expect(fakeSent.status == 201)
+            #expect(fakeSent.json.thumbnails.isEmpty)
+            #expect(fakeSent.json.file["type"] as? String == "image/png", "the declared type is kept")
+
+            // A truncated JPEG is refused by the decoder rather than half-thumbnailed.
+            let jpeg = try Media.jpeg(800, 600)
+            let truncated = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(contentType: "image/jpeg", bytes: Array(jpeg.prefix(jpeg.count / 3))), as: users.session(0))
+            #expect(truncated.status == 201)
+            #expect(truncated.json.thumbnails.isEmpty)
+            #expect(try await api.get("/health").status == 200)
+        }
+    }
+}
