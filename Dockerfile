@@ -5,8 +5,8 @@
 # ---------------------------------------------------------------------------
 FROM swift:6.3-bookworm AS build
 
-# System libraries the package links against (libpq now; libcurl and libvips
-# for later targets). Versions follow the Debian 12 point release, not pins.
+# System libraries the package links against: libpq, libvips (thumbnails),
+# libcurl. Versions follow the Debian 12 point release, not pins.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
@@ -34,7 +34,8 @@ RUN swift build -c release --product parley --static-swift-stdlib \
 # ---------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# Runtime libraries, CA roots, curl for the HEALTHCHECK, time zone data.
+# Runtime libraries, ffmpeg (video thumbnails), CA roots, curl for the
+# HEALTHCHECK, time zone data.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
@@ -42,6 +43,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
         libpq5 \
         libcurl4 \
         libvips42 \
+        ffmpeg \
         ca-certificates \
         curl \
         tzdata \

@@ -117,6 +117,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // In-process measurements for scripts/bench/files (build with -c release).
+        .executableTarget(
+            name: "parley-file-bench",
+            dependencies: ["ParleyFiles"],
+            path: "Benchmarks/FileBench"
+        ),
         .testTarget(
             name: "PostgresTests",
             dependencies: ["Postgres"]

@@ -6,14 +6,14 @@ import Glibc
 
 /// Reads a stored file back: checks its header, unwraps its key and decrypts the chunks a byte
 /// range needs. Each chunk is authenticated before any of its bytes are returned.
-final class EncryptedFileReader: @unchecked Sendable {
+public final class EncryptedFileReader: @unchecked Sendable {
     // @unchecked: the descriptor is only read with pread (no shared offset) and closed in deinit.
     private let descriptor: Int32
     private let cipher: ChunkCipher
-    let chunkCount: Int
-    let plaintextSize: Int64
+    public let chunkCount: Int
+    public let plaintextSize: Int64
 
-    init(path: String, fileID: String, keyring: FileKeyring) throws {
+    public init(path: String, fileID: String, keyring: FileKeyring) throws {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw errno == ENOENT ? FileStorageError.corrupt("the file is missing") : FileStorageError.io("opening \(path)", errno)
@@ -45,10 +45,10 @@ final class EncryptedFileReader: @unchecked Sendable {
         close(descriptor)
     }
 
-    var chunkSize: Int { cipher.format.chunkSize }
+    public var chunkSize: Int { cipher.format.chunkSize }
 
     /// The decrypted chunk `index`.
-    func chunk(_ index: Int) throws -> Data {
+    public func chunk(_ index: Int) throws -> Data {
         let isLast = index == chunkCount - 1
         let plainLength = isLast ? Int(plaintextSize - Int64(index) * Int64(chunkSize)) : chunkSize
         var sealed = [UInt8](repeating: 0, count: plainLength + EncryptedFileFormat.tagSize)

@@ -8,17 +8,17 @@ import Glibc
 /// and `commit` makes the file appear whole under its final name (fsync, rename, fsync of the
 /// folder), so a crash at any point leaves either no file or a complete one. Not thread-safe:
 /// one upload owns it.
-final class EncryptedFileWriter {
+public final class EncryptedFileWriter {
     private let cipher: ChunkCipher
     private let temporaryPath: String
     private let finalPath: String
     private var descriptor: Int32
+    /// Plaintext of the chunk being filled.
     private var pending: [UInt8] = []
-    private var sealed: [UInt8] = []
     private var chunkIndex = 0
-    private(set) var plaintextSize: Int64 = 0
+    public private(set) var plaintextSize: Int64 = 0
 
-    init(fileID: String, temporaryPath: String, finalPath: String, keyring: FileKeyring) throws {
+    public init(fileID: String, temporaryPath: String, finalPath: String, keyring: FileKeyring) throws {
         var prefix = [UInt8](repeating: 0, count: EncryptedFileFormat.noncePrefixSize)
         for index in prefix.indices { prefix[index] = UInt8.random(in: 0...255) }
         let format = EncryptedFileFormat(noncePrefix: prefix)
@@ -30,8 +30,12 @@ final class EncryptedFileWriter {
         self.descriptor = Glibc.open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileStorageError.io("creating \(temporaryPath)", errno) }
         pending.reserveCapacity(format.chunkSize)
-        sealed.reserveCapacity(format.sealedChunkSize * 4)
-        sealed.append(contentsOf: header)
+        do {
+            try header.withUnsafeBytes { try writeAll($0) }
+        } catch {
+            abort()
+            throw error
+        }
     }
 
     deinit {
@@ -39,23 +43,33 @@ final class EncryptedFileWriter {
     }
 
     /// Adds plaintext; full chunks are sealed and written. The last chunk waits for `commit`,
-    /// since only then is it known to be the last.
-    func append(_ bytes: UnsafeRawBufferPointer) throws {
+    /// since only then is it known to be the last. Whole chunks inside `bytes` are sealed in
+    /// place, without a copy.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+        let chunkSize = cipher.format.chunkSize
         var offset = 0
         while offset < bytes.count {
-            if pending.count == cipher.format.chunkSize { try sealPending(isLast: false) }
-            let take = min(cipher.format.chunkSize - pending.count, bytes.count - offset)
+            if pending.count == chunkSize {
+                try pending.withUnsafeBytes { try sealAndWrite($0, isLast: false) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            let remaining = bytes.count - offset
+            if pending.isEmpty && remaining > chunkSize {
+                try sealAndWrite(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + chunkSize)]), isLast: false)
+                offset += chunkSize
+                continue
+            }
+            let take = min(chunkSize - pending.count, remaining)
             pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)]))
             offset += take
         }
         plaintextSize += Int64(bytes.count)
-        if sealed.count >= 4 * cipher.format.sealedChunkSize { try flush() }
     }
 
     /// Seals the last chunk, makes the file durable and gives it its final name.
-    func commit() throws {
-        try sealPending(isLast: true)
-        try flush()
+    public func commit() throws {
+        try pending.withUnsafeBytes { try sealAndWrite($0, isLast: true) }
+        pending = []
         guard fsync(descriptor) == 0 else { throw FileStorageError.io("fsync of \(temporaryPath)", errno) }
         close(descriptor)
         descriptor = -1
@@ -64,32 +78,29 @@ final class EncryptedFileWriter {
     }
 
     /// Drops an unfinished file (idempotent; also what happens if the writer is dropped).
-    func abort() {
+    public func abort() {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
         unlink(temporaryPath)
     }
 
-    private func sealPending(isLast: Bool) throws {
-        try pending.withUnsafeBytes { try cipher.seal($0, chunk: chunkIndex, isLast: isLast, into: &sealed) }
-        pending.removeAll(keepingCapacity: true)
+    private func sealAndWrite(_ plaintext: UnsafeRawBufferPointer, isLast: Bool) throws {
+        let sealed = try cipher.seal(plaintext, chunk: chunkIndex, isLast: isLast)
         chunkIndex += 1
+        try sealed.withUnsafeBytes { try writeAll($0) }
     }
 
-    private func flush() throws {
-        try sealed.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw FileStorageError.io("writing \(temporaryPath)", errno)
-                }
-                written += result
+    private func writeAll(_ buffer: UnsafeRawBufferPointer) throws {
+        var written = 0
+        while written < buffer.count {
+            let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw FileStorageError.io("writing \(temporaryPath)", errno)
             }
+            written += result
         }
-        sealed.removeAll(keepingCapacity: true)
     }
 
     /// A rename is durable only once the folder holding it is synced.

@@ -108,6 +108,11 @@ public struct Thumbnailer: Sendable {
     /// One thumbnail per box, in the order of `boxes`. The output keeps the source's family where
     /// that makes sense: JPEG → JPEG, PNG → PNG, WebP → WebP, any other with alpha → PNG, the rest
     /// (GIF, HEIF, TIFF without alpha) → JPEG. Only the first frame of animations is used.
+    ///
+    /// Only the largest thumbnail is made from the upload. Decoding the upload is most of the cost
+    /// (even with JPEG's shrink-on-load the whole file is entropy-decoded), so each smaller one is
+    /// made from that first thumbnail instead, which looks the same at a fraction of the time; a box
+    /// the image already fits whole reuses it as is.
     public func thumbnails(of bytes: [UInt8], boxes: [ThumbnailBox]) throws -> [Thumbnail] {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(timeLimitSeconds))
@@ -116,39 +121,64 @@ public struct Thumbnailer: Sendable {
             throw ThumbnailError.invalidBox(box)
         }
         // The buffer goes to C by pointer, never copied; libvips reads it in place.
-        return try bytes.withUnsafeBytes { buffer in
-            let info = try Self.header(of: buffer).get()
-            let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
-            guard !overflow, pixels <= maxPixels else {
-                throw ThumbnailError.tooManyPixels(overflow ? Int.max : pixels)
-            }
-            let (format, mimeType) = Self.output(for: info)
-            return try boxes.map { box in
-                let remaining = deadline - clock.now
-                guard remaining > .zero else { throw ThumbnailError.timedOut }
-                var out = parley_vips_output()
-                let rc = parley_vips_thumbnail(
+        let info = try bytes.withUnsafeBytes { try Self.header(of: $0).get() }
+        let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
+        guard !overflow, pixels <= maxPixels else {
+            throw ThumbnailError.tooManyPixels(overflow ? Int.max : pixels)
+        }
+        let (format, mimeType) = Self.output(for: info)
+
+        func make(_ box: ThumbnailBox, from source: [UInt8]) throws -> Thumbnail {
+            let remaining = deadline - clock.now
+            guard remaining > .zero else { throw ThumbnailError.timedOut }
+            var out = parley_vips_output()
+            let rc = source.withUnsafeBytes { buffer in
+                parley_vips_thumbnail(
                     buffer.baseAddress, buffer.count,
                     Int32(clamping: box.width), Int32(clamping: box.height), format,
                     UInt64(max(0, maxPixels)), remaining.seconds, &out)
-                switch rc {
-                case PARLEY_VIPS_OK:
-                    defer { parley_vips_free(out.data) }
-                    let encoded = [UInt8](UnsafeBufferPointer(start: out.data, count: out.length))
-                    return Thumbnail(bytes: encoded, width: Int(out.width), height: Int(out.height),
-                                     mimeType: mimeType)
-                case PARLEY_VIPS_TOO_MANY_PIXELS:
-                    throw ThumbnailError.tooManyPixels(pixels)
-                case PARLEY_VIPS_TIMED_OUT:
-                    _ = Self.lastError()
-                    throw ThumbnailError.timedOut
-                case PARLEY_VIPS_NOT_STARTED:
-                    throw ThumbnailError.notStarted("Thumbnailer.start was not called")
-                default:
-                    throw ThumbnailError.undecodable(Self.lastError())
-                }
+            }
+            switch rc {
+            case PARLEY_VIPS_OK:
+                defer { parley_vips_free(out.data) }
+                let encoded = [UInt8](UnsafeBufferPointer(start: out.data, count: out.length))
+                return Thumbnail(bytes: encoded, width: Int(out.width), height: Int(out.height), mimeType: mimeType)
+            case PARLEY_VIPS_TOO_MANY_PIXELS:
+                throw ThumbnailError.tooManyPixels(pixels)
+            case PARLEY_VIPS_TIMED_OUT:
+                _ = Self.lastError()
+                throw ThumbnailError.timedOut
+            case PARLEY_VIPS_NOT_STARTED:
+                throw ThumbnailError.notStarted("Thumbnailer.start was not called")
+            default:
+                throw ThumbnailError.undecodable(Self.lastError())
             }
         }
+
+        // Largest box first, so that the smaller ones can be made from it.
+        func area(_ box: ThumbnailBox) -> Int { min(box.width, Int(Int32.max)) * min(box.height, Int(Int32.max)) }
+        let order = boxes.indices.sorted { area(boxes[$0]) > area(boxes[$1]) }
+        var results = [Thumbnail?](repeating: nil, count: boxes.count)
+        var base: Thumbnail?  // the largest thumbnail made from the upload so far
+        for index in order {
+            let box = boxes[index]
+            let result: Thumbnail
+            if let base, box.width >= base.width, box.height >= base.height,
+               base.width * base.height == pixels || box.width == base.width || box.height == base.height {
+                // Fitting this box gives exactly base's size: base is the whole image (never
+                // enlarged), or base already touches this box's sides.
+                result = base
+            } else if let base, base.width * base.height < pixels, box.width <= base.width || box.height <= base.height {
+                // base is a reduction, and this box needs a further one (some side is not longer than
+                // base's, so its scale is not above base's): make it from base.
+                result = try make(box, from: base.bytes)
+            } else {
+                result = try make(box, from: bytes)
+                if result.width * result.height > (base.map { $0.width * $0.height } ?? 0) { base = result }
+            }
+            results[index] = result
+        }
+        return results.map { $0! }
     }
 
     private static func output(for info: ImageInfo) -> (format: Int32, mimeType: String) {

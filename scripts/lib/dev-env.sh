@@ -95,14 +95,17 @@ ensure_local_database() {
   fi
 }
 
-# Generates the dev API token once and keeps it in .parley/dev.env.
+# Generates the dev secrets once (the API token, the file master key) and keeps them in
+# .parley/dev.env; a secret added by a later version is appended to an existing file.
 load_dev_secrets() {
   local file="$STATE_DIR/dev.env"
-  if [ ! -f "$file" ]; then
-    (umask 077 && echo "PARLEY_API_TOKEN=dev_$(openssl rand -hex 20)" > "$file")
-  fi
-  set -a
-  # shellcheck disable=SC1090
-  . "$file"
-  set +a
+  (umask 077 && touch "$file")
+  grep -q '^PARLEY_API_TOKEN=' "$file" || echo "PARLEY_API_TOKEN=dev_$(openssl rand -hex 20)" >> "$file"
+  grep -q '^PARLEY_FILE_KEY=' "$file" || echo "PARLEY_FILE_KEY=$(openssl rand -base64 32)" >> "$file"
+  # What the environment already sets wins.
+  local line name
+  while IFS= read -r line; do
+    name="${line%%=*}"
+    [ -n "${!name:-}" ] || export "$name=${line#*=}"
+  done < "$file"
 }
