@@ -26,19 +26,9 @@ public struct MessageService: Sendable {
         if let senderID = new.senderID { try actor.requireActingAs(senderID) }
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            // The channel and the sender's membership, read once: the send path is the hottest write.
-            guard let record = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
-            let member = try new.senderID.flatMap { try repositories.groupChannelMembers.sender(channelURL, $0) }
-            let access = ChannelAccess(actor: actor, isPublic: record.isPublic, state: member?.state, isOperator: member?.isOperator ?? false)
-            try access.requireView(channelURL)
-            if let senderID = new.senderID, member?.state != .joined {
-                throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
-            }
+            let (record, member) = try Self.authorizeSend(actor, channelURL, senderID: new.senderID, repositories)
             let sender = member?.user
             let isOperator = member?.isOperator ?? false
-            if record.freeze && !actor.isAdmin && !isOperator {
-                throw ParleyError(status: 403, code: 900050, message: "The channel is frozen.")
-            }
             if !record.isEphemeral, let dedupID = new.dedupID, let senderID = new.senderID,
                case .some(let existingID) = try repositories.messages.claimDedup(channelURL, senderID: senderID, dedupID: dedupID, now: now) {
                 guard let existingID, let existing = try repositories.messages.find(channelURL, existingID) else {
@@ -61,6 +51,31 @@ public struct MessageService: Sendable {
             )
             return (message, true)
         }
+    }
+
+    /// Whether `senderID` may send to the channel now, checked before a long upload is read, so
+    /// that a refused sender does not first transfer the whole file. `send` checks again.
+    public func authorizeUpload(_ actor: Actor, _ channelURL: String, senderID: String) async throws {
+        try actor.requireActingAs(senderID)
+        _ = try await store.read { try Self.authorizeSend(actor, channelURL, senderID: senderID, $0) }
+    }
+
+    /// The channel and the sender's membership, read once (the send path is the hottest write),
+    /// if the sender may send: 404 for a channel they cannot see, 403 when not joined or frozen.
+    private static func authorizeSend(
+        _ actor: Actor, _ channelURL: String, senderID: String?, _ repositories: Repositories
+    ) throws -> (GroupChannelRecord, (state: MemberState, isOperator: Bool, user: BasicUser)?) {
+        guard let record = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
+        let member = try senderID.flatMap { try repositories.groupChannelMembers.sender(channelURL, $0) }
+        let access = ChannelAccess(actor: actor, isPublic: record.isPublic, state: member?.state, isOperator: member?.isOperator ?? false)
+        try access.requireView(channelURL)
+        if let senderID, member?.state != .joined {
+            throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
+        }
+        if record.freeze && !actor.isAdmin && !(member?.isOperator ?? false) {
+            throw ParleyError(status: 403, code: 900050, message: "The channel is frozen.")
+        }
+        return (record, member)
     }
 
     /// A history window as `viewerID` (the session user, or the user the admin names) may see it.

@@ -36,6 +36,8 @@ struct MessageController {
     /// A file upload: streamed to storage, thumbnailed, then sent as a FILE message. A file that
     /// does not end up in a message is deleted.
     private func sendUpload(_ request: Request, _ actor: Actor, _ channelURL: String, boundary: String) async throws -> Response {
+        // A session user sends as themself: refuse them before reading the file, not after.
+        if let userID = actor.userID { try await messages.authorizeUpload(actor, channelURL, senderID: userID) }
         let form = try await MultipartFormReader(files: files, maxFieldBytes: limits.dataBytes + 1).read(request, boundary: boundary)
         guard let upload = form.upload else { throw ParleyError.missing("file") }
         let input: FileMessageInput.Parsed
