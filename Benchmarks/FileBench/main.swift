@@ -57,7 +57,7 @@ func crypto(mebibytes: Int) throws {
 }
 
 func thumbnails(of path: String) throws {
-    try Thumbnailer.start(cacheMaxBytes: 64 << 20, concurrency: min(ProcessInfo.processInfo.activeProcessorCount, 4))
+    try Thumbnailer.start(cacheMaxBytes: 0, concurrency: min(ProcessInfo.processInfo.activeProcessorCount, 4))
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     let thumbnailer = Thumbnailer(maxPixels: 100_000_000, timeLimitSeconds: 60)
     let boxes = [100, 200, 400].map { ThumbnailBox(width: $0, height: $0) }

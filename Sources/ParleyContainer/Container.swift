@@ -47,7 +47,9 @@ public struct Container: Sendable {
         var fileSettings = config.files
         fileSettings.maxUploadBytes = Int64(config.limits.uploadBytes)
         let fileStorage = try FileStorage(root: config.fileDirectory ?? config.dataDirectory + "/files")
-        try Thumbnailer.start(cacheMaxBytes: 64 * 1024 * 1024, concurrency: min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        // libvips's operation cache stays off (it never hits for uploads, and would keep decoded
+        // images); its threads per image are capped.
+        try Thumbnailer.start(cacheMaxBytes: 0, concurrency: min(ProcessInfo.processInfo.activeProcessorCount, 4))
         let files = FileService(
             storage: fileStorage, keyring: try FileKeyring(masterKey: config.fileKey), store: store, clock: clock,
             settings: fileSettings, logger: logger

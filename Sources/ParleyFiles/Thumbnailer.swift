@@ -115,7 +115,9 @@ public struct Thumbnailer: Sendable {
     /// the image already fits whole reuses it as is.
     public func thumbnails(of bytes: [UInt8], boxes: [ThumbnailBox]) throws -> [Thumbnail] {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(timeLimitSeconds))
+        // Clamped so that a configured infinity or NaN cannot trap in Duration.
+        let budget = timeLimitSeconds.isNaN ? 0 : min(max(timeLimitSeconds, 0), 86_400)
+        let deadline = clock.now.advanced(by: .seconds(budget))
 
         for box in boxes where box.width < 1 || box.height < 1 {
             throw ThumbnailError.invalidBox(box)

@@ -15,11 +15,11 @@ public enum VideoFrameError: Error, Equatable {
     case outputTooLarge(Int)
     /// ffmpeg exited with this status: not a video it decodes, a format not allowed, no video stream, ...
     case failed(status: Int32)
-    /// ffmpeg exited cleanly but wrote no PNG.
+    /// ffmpeg exited cleanly but wrote no image.
     case noFrame
 }
 
-/// Extracts the first video frame of an upload as a PNG, by running ffmpeg.
+/// Extracts the first video frame of an upload as a JPEG, by running ffmpeg.
 ///
 /// The bytes never touch the disk: they go to an anonymous memory file (memfd) that becomes
 /// ffmpeg's standard input, which ffmpeg opens again as `/dev/stdin`. Unlike a pipe, that is a
@@ -29,7 +29,7 @@ public enum VideoFrameError: Error, Equatable {
 public struct VideoFrameExtractor: Sendable {
     public let ffmpegPath: String
     public let timeLimitSeconds: Double
-    /// Cap on the PNG ffmpeg writes; beyond it ffmpeg is killed.
+    /// Cap on the image ffmpeg writes; beyond it ffmpeg is killed.
     public let maxOutputBytes: Int
     /// The frame is scaled down (never up) to fit maxDimension × maxDimension; 0 keeps it as is.
     public let maxDimension: Int
@@ -70,7 +70,9 @@ public struct VideoFrameExtractor: Sendable {
                 "scale=w='min(iw,\(maxDimension))':h='min(ih,\(maxDimension))':force_original_aspect_ratio=decrease",
             ]
         }
-        arguments += ["-f", "image2pipe", "-c:v", "png", "pipe:1"]
+        // JPEG at high quality: a video frame has no alpha, and JPEG thumbnails of photos-like
+        // frames are far smaller than PNG ones.
+        arguments += ["-f", "image2pipe", "-c:v", "mjpeg", "-q:v", "2", "pipe:1"]
         return arguments
     }
 
@@ -88,38 +90,56 @@ public struct VideoFrameExtractor: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
 
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        // ffmpeg is done when its stdout ends; we then poll Process.isRunning (see below) rather than
+        // wait on a terminationHandler.
         do {
             try process.run()
         } catch {
             throw VideoFrameError.launchFailed("\(executable): \(error)")
         }
         let pid = process.processIdentifier
+        let deadline = DispatchTime.now() + .nanoseconds(Self.nanoseconds(timeLimitSeconds))
 
         // Drain stdout on its own thread while ffmpeg runs, so that ffmpeg never blocks on a full
-        // pipe while we wait for it to exit.
+        // pipe while we wait for it.
         let reader = OutputReader(fd: output.fileHandleForReading.fileDescriptor, cap: maxOutputBytes) {
             kill(pid, SIGKILL)  // over the cap: stop ffmpeg rather than read on
         }
-        let readerThread = Thread { reader.run() }
-        readerThread.start()
+        Thread { reader.run() }.start()
 
-        var timedOut = false
-        if exited.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(timeLimitSeconds))) == .timedOut {
-            timedOut = true
-            kill(pid, SIGKILL)
-            exited.wait()
+        // End of file on stdout: ffmpeg has written its frame and is exiting; give it until the
+        // deadline to be gone.
+        var timedOut = !reader.wait(until: deadline)
+        while !timedOut, process.isRunning {
+            if DispatchTime.now() >= deadline {
+                timedOut = true
+            } else {
+                usleep(1000)
+            }
         }
+        if timedOut, process.isRunning {
+            kill(pid, SIGKILL)
+        }
+        // Foundation reaps the child on its own thread. waitUntilExit() alone notices that only
+        // every 50 ms, so poll first; then call it all the same: in swift-corelibs-foundation it is
+        // what releases the Process's run-loop source (without it each run leaks about 2.5 KB).
+        while process.isRunning {
+            usleep(1000)
+        }
+        process.waitUntilExit()
         // ffmpeg is gone, so the pipe's write end is closed and the reader reaches end of file.
         let (data, overflowed) = reader.result()
+        // Close our end now: Foundation's Process keeps its Pipe (and so this descriptor) alive
+        // after the run, which leaked one descriptor per call.
+        try? output.fileHandleForReading.close()
 
         if timedOut { throw VideoFrameError.timedOut }
         if overflowed { throw VideoFrameError.outputTooLarge(maxOutputBytes) }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw VideoFrameError.failed(status: process.terminationStatus)
         }
-        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+        // A JPEG starts with its SOI marker.
+        guard data.starts(with: [0xFF, 0xD8, 0xFF]) else {
             throw VideoFrameError.noFrame
         }
         return data
@@ -221,8 +241,16 @@ private final class OutputReader: @unchecked Sendable {
         }
     }
 
+    /// Whether run() finished (end of file, error or overflow) by the deadline.
+    func wait(until deadline: DispatchTime) -> Bool {
+        guard done.wait(timeout: deadline) == .success else { return false }
+        done.signal()  // leave it signalled for result()
+        return true
+    }
+
     func result() -> (data: [UInt8], overflowed: Bool) {
         done.wait()
+        done.signal()
         return (data, overflowed)
     }
 }
