@@ -12,6 +12,19 @@ enum Credential: Sendable {
     case bearer(String)
 }
 
+extension Credential {
+    /// Adds the headers that carry this credential.
+    func apply(to headers: inout HTTPFields) {
+        switch self {
+        case .admin: headers[HTTPField.Name("Api-Token")!] = TestServer.apiToken
+        case .apiToken(let token): headers[HTTPField.Name("Api-Token")!] = token
+        case .session(let token): headers[HTTPField.Name("Session-Token")!] = token
+        case .bearer(let token): headers[.authorization] = "Bearer \(token)"
+        case .none: break
+        }
+    }
+}
+
 /// A decoded response: status, headers and the JSON body.
 struct APIResponse {
     let status: Int
@@ -56,13 +69,7 @@ struct API: Sendable {
         contentType: String? = "application/json", headers extra: HTTPFields = [:], as credential: Credential = .admin
     ) async throws -> APIResponse {
         var headers = extra
-        switch credential {
-        case .admin: headers[HTTPField.Name("Api-Token")!] = TestServer.apiToken
-        case .apiToken(let token): headers[HTTPField.Name("Api-Token")!] = token
-        case .session(let token): headers[HTTPField.Name("Session-Token")!] = token
-        case .bearer(let token): headers[.authorization] = "Bearer \(token)"
-        case .none: break
-        }
+        credential.apply(to: &headers)
         if body != nil, let contentType { headers[.contentType] = contentType }
         let response = try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         let text = String(buffer: response.body)

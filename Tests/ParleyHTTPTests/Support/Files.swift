@@ -53,13 +53,7 @@ extension API {
         _ method: HTTPRequest.Method, _ path: String, body: [UInt8]? = nil, headers extra: HTTPFields = [:], as credential: Credential = .none
     ) async throws -> BinaryResponse {
         var headers = extra
-        switch credential {
-        case .admin: headers[HTTPField.Name("Api-Token")!] = TestServer.apiToken
-        case .apiToken(let token): headers[HTTPField.Name("Api-Token")!] = token
-        case .session(let token): headers[HTTPField.Name("Session-Token")!] = token
-        case .bearer(let token): headers[.authorization] = "Bearer \(token)"
-        case .none: break
-        }
+        credential.apply(to: &headers)
         let response = try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) })
         return BinaryResponse(status: Int(response.status.code), headers: response.headers, bytes: Array(buffer: response.body))
     }
