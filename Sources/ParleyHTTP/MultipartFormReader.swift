@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import MultipartKit
 import ParleyCore
 import ParleyFiles
 
@@ -29,27 +28,23 @@ struct MultipartFormReader {
 
     /// Reads the whole form. On any error the partial upload is deleted before rethrowing.
     func read(_ request: Request, boundary: String) async throws -> MultipartForm {
-        let parser = MultipartParser(boundary: boundary)
-        let parts = PartCollector(maxFieldBytes: maxFieldBytes, maxFields: maxFields)
-        parser.onHeader = { name, value in parts.header(name, value) }
-        parser.onBody = { buffer in parts.body(&buffer) }
-        parser.onPartComplete = { parts.complete() }
+        var parser = MultipartStreamParser(boundary: boundary)
+        let parts = PartCollector(files: files, maxFieldBytes: maxFieldBytes, maxFields: maxFields)
         // Fields and part headers are bounded too, so the whole body is.
-        let maxBodyBytes = files.settings.maxUploadBytes + Int64(maxFields * (maxFieldBytes + 1024))
+        let maxBodyBytes = files.settings.maxUploadBytes + Int64(maxFields * (maxFieldBytes + 16 * 1024))
         var bodyBytes: Int64 = 0
         do {
             for try await buffer in request.body {
                 bodyBytes += Int64(buffer.readableBytes)
                 guard bodyBytes <= maxBodyBytes else { throw ParleyError.bodyTooLarge(max: Int(maxBodyBytes)) }
-                do { try parser.execute(buffer) } catch { throw ParleyError.invalidValue("body", "not valid multipart/form-data") }
-                try parts.check()
-                if parts.wantsUpload { parts.form.upload = try files.beginUpload() }
-                for var chunk in parts.takeFileChunks() {
-                    try chunk.withUnsafeReadableBytes { try parts.form.upload!.append($0) }
-                    chunk.clear()
+                do {
+                    try parser.feed(buffer) { try parts.handle($0) }
+                } catch is MultipartStreamParser.ParseError {
+                    throw ParleyError.invalidValue("body", "not valid multipart/form-data")
                 }
+                if parser.isComplete { break }
             }
-            guard parts.isFinished else { throw ParleyError.invalidValue("body", "the multipart body ends inside a part") }
+            guard parser.isComplete else { throw ParleyError.invalidValue("body", "the multipart body ends before its closing boundary") }
             return parts.form
         } catch {
             parts.form.upload?.abort()
@@ -58,94 +53,72 @@ struct MultipartFormReader {
     }
 }
 
-/// Receives the parser's callbacks (which cannot await) and keeps what the reader then handles.
+/// Turns the parser's events into fields and the upload.
 private final class PartCollector {
+    let files: FileService
     let maxFieldBytes: Int
     let maxFields: Int
     var form = MultipartForm()
-    private var headers: [String: String] = [:]
     private var current: Part?
     private var fieldBytes: [UInt8] = []
-    private var fileChunks: [ByteBuffer] = []
-    private var error: ParleyError?
-    private(set) var wantsUpload = false
-    private(set) var isFinished = true
 
     enum Part { case field(String), file }
 
-    init(maxFieldBytes: Int, maxFields: Int) {
+    init(files: FileService, maxFieldBytes: Int, maxFields: Int) {
+        self.files = files
         self.maxFieldBytes = maxFieldBytes
         self.maxFields = maxFields
     }
 
-    func header(_ name: String, _ value: String) {
-        isFinished = false
-        headers[name.lowercased()] = value
-    }
-
-    func body(_ buffer: inout ByteBuffer) {
-        if current == nil { begin() }
-        switch current {
-        case .file: fileChunks.append(buffer)
-        case .field:
-            guard fieldBytes.count + buffer.readableBytes <= maxFieldBytes else {
-                fail(ParleyError(status: 413, code: 400110, message: "A form field is longer than \(maxFieldBytes) bytes."))
-                return
-            }
-            fieldBytes.append(contentsOf: buffer.readableBytesView)
-        case nil: break
+    func handle(_ event: MultipartStreamParser.Event) throws {
+        switch event {
+        case .headers(let headers): try begin(headers)
+        case .body(let buffer): try body(buffer)
+        case .end: try complete()
         }
     }
 
-    func complete() {
-        if current == nil { begin() }
-        if case .field(let name) = current {
-            guard let text = String(validating: fieldBytes, as: UTF8.self), !text.utf8.contains(0) else {
-                fail(ParleyError.invalidValue(name, "must be UTF-8 text without U+0000"))
-                return
-            }
-            if form.fields.count >= maxFields { fail(ParleyError.tooMany("A form may have at most \(maxFields) fields.")) }
-            if form.fields[name] != nil { fail(ParleyError.invalidValue(name, "is given twice")) }
-            form.fields[name] = text
-        }
-        current = nil
-        headers = [:]
-        fieldBytes = []
-        isFinished = true
-    }
-
-    /// Throws what a callback found wrong.
-    func check() throws {
-        if let error { throw error }
-    }
-
-    func takeFileChunks() -> [ByteBuffer] {
-        wantsUpload = false
-        defer { fileChunks = [] }
-        return fileChunks
-    }
-
-    private func begin() {
-        isFinished = false
+    private func begin(_ headers: [String: String]) throws {
         let disposition = HeaderParameters(headers["content-disposition"] ?? "")
         guard disposition.value.lowercased() == "form-data", let name = disposition["name"], !name.isEmpty else {
-            fail(ParleyError.invalidValue("body", "every part needs Content-Disposition: form-data with a name"))
-            return
+            throw ParleyError.invalidValue("body", "every part needs Content-Disposition: form-data with a name")
         }
         guard name == "file" else {
+            if form.fields[name] != nil { throw ParleyError.invalidValue(name, "is given twice") }
+            guard form.fields.count < maxFields else { throw ParleyError.tooMany("A form may have at most \(maxFields) fields.") }
             current = .field(name)
             return
         }
-        guard form.upload == nil && !wantsUpload else { return fail(ParleyError.invalidValue("file", "only one file may be sent")) }
-        current = .file
-        wantsUpload = true
+        guard form.upload == nil else { throw ParleyError.invalidValue("file", "only one file may be sent") }
+        form.upload = try files.beginUpload()
         form.fileName = disposition["filename*"].flatMap(Self.extendedValue) ?? disposition["filename"]
         form.fileContentType = headers["content-type"]
+        current = .file
     }
 
-    private func fail(_ error: ParleyError) {
-        if self.error == nil { self.error = error }
+    private func body(_ buffer: ByteBuffer) throws {
+        switch current {
+        case .file:
+            try buffer.withUnsafeReadableBytes { try form.upload!.append($0) }
+        case .field:
+            guard fieldBytes.count + buffer.readableBytes <= maxFieldBytes else {
+                throw ParleyError(status: 413, code: 400110, message: "A form field is longer than \(maxFieldBytes) bytes.")
+            }
+            fieldBytes.append(contentsOf: buffer.readableBytesView)
+        case nil:
+            break
+        }
+    }
+
+    private func complete() throws {
+        if case .field(let name) = current {
+            guard let text = String(validating: fieldBytes, as: UTF8.self), !text.utf8.contains(0) else {
+                throw ParleyError.invalidValue(name, "must be UTF-8 text without U+0000")
+            }
+            form.fields[name] = text
+        }
         current = nil
+        fieldBytes = []
     }
 
     /// RFC 8187 `UTF-8''percent-encoded`.
