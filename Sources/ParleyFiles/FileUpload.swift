@@ -34,6 +34,12 @@ public final class FileUpload: @unchecked Sendable {
         keepForThumbnails(bytes)
     }
 
+    /// Runs `write`, which calls `append`, on a thread that may block: encrypting and writing
+    /// are blocking work, and a disk that falls behind must not stall the request threads.
+    public func offloaded(_ write: @escaping @Sendable (FileUpload) throws -> Void) async throws {
+        try await BlockingWork.run { try write(self) }
+    }
+
     /// Deletes what was written.
     public func abort() {
         writer.abort()

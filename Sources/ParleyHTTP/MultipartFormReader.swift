@@ -42,6 +42,7 @@ struct MultipartFormReader {
                 } catch is MultipartStreamParser.ParseError {
                     throw ParleyError.invalidValue("body", "not valid multipart/form-data")
                 }
+                try await parts.storeFileSlices()
                 if parser.isComplete { break }
             }
             guard parser.isComplete else { throw ParleyError.invalidValue("body", "the multipart body ends before its closing boundary") }
@@ -61,6 +62,8 @@ private final class PartCollector {
     var form = MultipartForm()
     private var current: Part?
     private var fieldBytes: [UInt8] = []
+    /// File bytes parsed from the latest network buffer, stored by `storeFileSlices`.
+    private var fileSlices: [ByteBuffer] = []
 
     enum Part { case field(String), file }
 
@@ -99,7 +102,7 @@ private final class PartCollector {
     private func body(_ buffer: ByteBuffer) throws {
         switch current {
         case .file:
-            try buffer.withUnsafeReadableBytes { try form.upload!.append($0) }
+            fileSlices.append(buffer)
         case .field:
             guard fieldBytes.count + buffer.readableBytes <= maxFieldBytes else {
                 throw ParleyError(status: 413, code: 400110, message: "A form field is longer than \(maxFieldBytes) bytes.")
@@ -107,6 +110,17 @@ private final class PartCollector {
             fieldBytes.append(contentsOf: buffer.readableBytesView)
         case nil:
             break
+        }
+    }
+
+    /// Encrypts and writes the file bytes parsed so far, off the cooperative threads (a write
+    /// can block when the disk falls behind); the size limit is checked here too.
+    func storeFileSlices() async throws {
+        guard !fileSlices.isEmpty, let upload = form.upload else { return }
+        let slices = fileSlices
+        fileSlices = []
+        try await upload.offloaded { upload in
+            for slice in slices { try slice.withUnsafeReadableBytes { try upload.append($0) } }
         }
     }
 
