@@ -185,6 +185,22 @@ import Testing
         }
     }
 
+    @Test func aFileSentToAnEphemeralChannelIsServedButNotKeptInHistory() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("ephemeralfile", 2)
+            let url = try await api.createChannel(["user_ids": [users[1]], "is_ephemeral": true], as: users.session(0))
+            let bytes = Media.random(2000)
+            let sent = try await api.upload(url, file: FormFile(bytes: bytes), as: users.session(0))
+            #expect(sent.status == 201, "\(sent.text)")
+            let link = try #require(sent.json.file["url"] as? String)
+            #expect(try await api.download(link).bytes == bytes)
+            let history = try await api.get("/v3/group_channels/\(url)/messages?message_ts=0&prev_limit=0&next_limit=5")
+            #expect((history["messages"] as? [Any])?.isEmpty == true)
+            #expect(try await api.delete("/v3/group_channels/\(url)").status == 200)
+            #expect(try await api.download(link).status == 404)
+        }
+    }
+
     @Test func aRetriedUploadWithTheSameDedupIDKeepsOneFile() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
         try await TestServer.withAPI({ $0.fileDirectory = folder }) { api in
