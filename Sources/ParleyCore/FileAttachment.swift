@@ -1,3 +1,5 @@
+import Foundation
+
 /// The file of a FILE message (API.md §5.2): a file stored by this server (`fileID`), or a link
 /// to a file hosted elsewhere (`url`).
 public struct FileAttachment: Sendable, Equatable, Codable {
@@ -57,6 +59,24 @@ public protocol StoredFileRemover: Sendable {
 }
 
 extension Validation {
+    /// A media type as `type/subtype[; parameters]`: it is served as the download's
+    /// Content-Type, so no control characters and a shape a header can carry.
+    public static func mediaType(_ value: String, field: String) throws -> String {
+        let text = try Validation.text(value, field: field, max: maxFileTypeLength)
+        guard isMediaType(text) else { throw ParleyError.invalidValue(field, "must be a media type such as image/png") }
+        return text
+    }
+
+    public static func isMediaType(_ text: String) -> Bool {
+        let essence = text.split(separator: ";", maxSplits: 1).first ?? ""
+        let parts = essence.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+        let token = { (part: Substring) in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789!#$&^_.+-".unicodeScalars.contains($0)) }
+        }
+        return parts.count == 2 && token(parts[0]) && token(parts[1])
+            && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+    }
+
     public static let maxThumbnails = 3
     public static let maxFileNameLength = 255
     public static let maxFileTypeLength = 128

@@ -33,7 +33,7 @@ struct FileMessageInput {
             message: message,
             boxes: try boxes(fields),
             fileName: try fields["file_name"].map { try Validation.text($0, field: "file_name", max: Validation.maxFileNameLength) },
-            fileType: try fields["file_type"].map { try Validation.text($0, field: "file_type", max: Validation.maxFileTypeLength) },
+            fileType: try fields["file_type"].map { try Validation.mediaType($0, field: "file_type") },
             requireAuth: try bool(fields, "require_auth") ?? true
         )
     }

@@ -42,6 +42,8 @@ struct FileResponse {
         headers[.contentType] = file.contentType.isEmpty ? "application/octet-stream" : file.contentType
         headers[.contentDisposition] = Self.disposition(name: file.name, type: file.contentType)
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        // Opened directly, an upload can run nothing: no scripts, no plugins, its own origin.
+        headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; img-src 'self'; media-src 'self'; sandbox"
         let file = file
         let wanted = range
         let body = ResponseBody(contentLength: Int(wanted.count)) { writer in

@@ -48,7 +48,10 @@ struct MessageController {
             throw error
         }
         let stored = try await files.finish(upload, thumbnailBoxes: input.boxes)
-        let declaredType = form.fileContentType.flatMap { $0.lowercased() == "application/octet-stream" ? nil : $0 }
+        // The part's own Content-Type, unless generic or malformed.
+        let declaredType = form.fileContentType.flatMap {
+            $0.lowercased() == "application/octet-stream" || !Validation.isMediaType($0) ? nil : $0
+        }
         var new = input.message
         new.file = FileAttachment(
             fileID: stored.fileID,

@@ -40,7 +40,7 @@ struct MessageInput {
         return FileAttachment(
             url: url,
             name: try Validation.text(try body.string("file_name") ?? "", field: "file_name", max: Validation.maxFileNameLength),
-            type: try Validation.text(try body.string("file_type") ?? "", field: "file_type", max: Validation.maxFileTypeLength),
+            type: try body.string("file_type").map { try Validation.mediaType($0, field: "file_type") } ?? "",
             size: size, requireAuth: false
         )
     }

@@ -43,6 +43,8 @@ import Testing
             #expect(download["Cache-Control"]?.hasPrefix("private") == true)
             #expect(download["Content-Disposition"]?.hasPrefix("attachment;") == true)
             #expect(download["Content-Disposition"]?.contains("filename*=UTF-8''report%20%C3%BC.pdf") == true)
+            #expect(download["X-Content-Type-Options"] == "nosniff")
+            #expect(download["Content-Security-Policy"]?.contains("sandbox") == true)
             let etag = try #require(download["ETag"])
             let again = try await api.download(link, headers: [.ifNoneMatch: etag])
             #expect(again.status == 304)
@@ -133,6 +135,7 @@ import Testing
             #expect(try await api.upload(url, ["thumbnail1": "wide"], file: file, as: users.session(0)).code == 400111)
             #expect(try await api.upload(url, ["require_auth": "maybe"], file: file, as: users.session(0)).code == 400104)
             #expect(try await api.upload(url, ["message_type": "MESG"], file: file, as: users.session(0)).code == 400111)
+            #expect(try await api.upload(url, ["file_type": "text/html\r\nSet-Cookie: a=b"], file: file, as: users.session(0)).code == 400111)
             #expect(try await api.upload(url, ["custom_type": "x"], file: nil, as: users.session(0)).code == 400105)
             #expect(try await api.upload(url, file: file, as: users.session(2)).status == 404, "an outsider cannot see the private channel")
             #expect(try await api.upload(url, ["user_id": users[1]], file: file, as: users.session(0)).status == 403)
@@ -162,6 +165,7 @@ import Testing
             #expect(sent["require_auth"] as? Bool == false)
             #expect(try await api.post(path, ["message_type": "FILE"], as: users.session(0)).code == 400105)
             #expect(try await api.post(path, ["message_type": "FILE", "url": "javascript:alert(1)"], as: users.session(0)).code == 400111)
+            #expect(try await api.post(path, ["message_type": "FILE", "url": "https://x.example/a", "file_type": "not a type"], as: users.session(0)).code == 400111)
             #expect(try await api.post(path, ["message_type": "FILE", "url": "https://x.example/a", "file_size": -1], as: users.session(0)).code == 400111)
         }
     }
