@@ -86,6 +86,9 @@ public struct Config: Sendable {
         config.fileDirectory = environment["PARLEY_FILE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         config.publicURL = environment["PARLEY_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : String($0.reversed().drop { $0 == "/" }.reversed()) }
         config.files.thumbnailSourceMaxBytes = try reader.int("PARLEY_THUMBNAIL_SOURCE_MAX_BYTES", default: config.files.thumbnailSourceMaxBytes)
+        config.files.thumbnailSourceBudgetBytes = try reader.int(
+            "PARLEY_THUMBNAIL_SOURCE_BUDGET_BYTES", default: config.files.thumbnailSourceBudgetBytes
+        )
         config.files.maxImagePixels = try reader.int("PARLEY_THUMBNAIL_MAX_PIXELS", default: config.files.maxImagePixels)
         config.files.thumbnailTimeLimitSeconds = Double(
             try reader.int("PARLEY_THUMBNAIL_TIMEOUT_SECONDS", default: Int(config.files.thumbnailTimeLimitSeconds), range: 1...600)

@@ -13,6 +13,7 @@ public struct FileService: Sendable, StoredFileRemover {
     let clock: Clock
     public let settings: FileSettings
     let thumbnails: ThumbnailMaker
+    let sourceBudget: ThumbnailSourceBudget
     let logger: Logger
 
     public init(storage: FileStorage, keyring: FileKeyring, store: Store, clock: Clock, settings: FileSettings, logger: Logger) {
@@ -23,6 +24,7 @@ public struct FileService: Sendable, StoredFileRemover {
         self.clock = clock
         self.settings = settings
         self.thumbnails = ThumbnailMaker(storage: storage, keyring: keyring, settings: settings, logger: logger)
+        self.sourceBudget = ThumbnailSourceBudget(bytes: settings.thumbnailSourceBudgetBytes)
         self.logger = logger
     }
 
@@ -31,7 +33,7 @@ public struct FileService: Sendable, StoredFileRemover {
         let fileID = FileStorage.newFileID()
         return FileUpload(
             fileID: fileID, writer: try storage.writer(fileID, keyring: keyring),
-            maxBytes: settings.maxUploadBytes, sourceMaxBytes: settings.thumbnailSourceMaxBytes
+            maxBytes: settings.maxUploadBytes, sourceMaxBytes: settings.thumbnailSourceMaxBytes, budget: sourceBudget
         )
     }
 
@@ -40,6 +42,7 @@ public struct FileService: Sendable, StoredFileRemover {
     public func finish(_ upload: FileUpload, thumbnailBoxes boxes: [ThumbnailBox]) async throws -> StoredUpload {
         upload.decide()
         let made = boxes.isEmpty ? [] : await thumbnails.make(for: upload, boxes: boxes)
+        upload.dropSource()
         do {
             try await BlockingWork.run { try upload.writer.commit() }
         } catch {

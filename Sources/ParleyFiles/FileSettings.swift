@@ -6,6 +6,9 @@ public struct FileSettings: Sendable {
     /// Larger images and videos are stored without thumbnails: making one needs the whole
     /// source in memory.
     public var thumbnailSourceMaxBytes = 25 * 1024 * 1024
+    /// What all uploads in progress together may hold of such sources; past it, uploads are
+    /// stored without thumbnails rather than letting concurrent uploads grow the process.
+    public var thumbnailSourceBudgetBytes = 256 * 1024 * 1024
     /// Images whose header claims more pixels are never decoded (pixel bombs).
     public var maxImagePixels = 100_000_000
     /// Thumbnail work for one upload stops after this long; the file is kept without thumbnails.

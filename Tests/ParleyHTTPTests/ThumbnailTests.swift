@@ -91,4 +91,19 @@ import Testing
             #expect(try await api.get("/health").status == 200)
         }
     }
+
+    @Test func uploadsBeyondTheInMemorySourceBudgetAreStoredWithoutThumbnails() async throws {
+        try await TestServer.withAPI({ $0.files.thumbnailSourceBudgetBytes = 10_000 }) { api in
+            let (users, url) = try await channel(api, "budget")
+            let image = try Media.jpeg(800, 600)
+            #expect(image.count > 10_000)
+            let sent = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(contentType: "image/jpeg", bytes: image), as: users.session(0))
+            #expect(sent.status == 201)
+            #expect(sent.json.thumbnails.isEmpty)
+            #expect(try await api.download(try #require(sent.json.file["url"] as? String)).bytes == image)
+            // The budget comes back: a small image still gets its thumbnail.
+            let small = try await api.upload(url, ["thumbnail1": "10x10"], file: FormFile(contentType: "image/jpeg", bytes: try Media.jpeg(40, 30)), as: users.session(0))
+            #expect(small.json.thumbnails.count == 1)
+        }
+    }
 }
