@@ -24,8 +24,10 @@ WORKDIR /build
 COPY Package.* ./
 RUN swift package resolve
 
-# Then the sources, and the release build of the `parley` executable.
+# Then the sources (the manifest also names the benchmark target, so its folder comes too),
+# and the release build of the `parley` executable.
 COPY Sources ./Sources
+COPY Benchmarks ./Benchmarks
 RUN swift build -c release --product parley --static-swift-stdlib \
     && install -D -m 0755 "$(swift build -c release --show-bin-path)/parley" /staging/parley
 
