@@ -24,9 +24,11 @@ WORKDIR /build
 COPY Package.* ./
 RUN swift package resolve
 
-# Then the sources (the manifest also names the benchmark target, so its folder comes too),
-# and the release build of the `parley` executable.
+# Then the sources, and the release build of the `parley` executable. SwiftPM refuses a
+# manifest whose targets have no folder, so the test and benchmark folders come too (they are
+# not built).
 COPY Sources ./Sources
+COPY Tests ./Tests
 COPY Benchmarks ./Benchmarks
 RUN swift build -c release --product parley --static-swift-stdlib \
     && install -D -m 0755 "$(swift build -c release --show-bin-path)/parley" /staging/parley
