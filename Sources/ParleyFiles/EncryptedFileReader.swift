@@ -58,12 +58,13 @@ public final class EncryptedFileReader: @unchecked Sendable {
 
     /// The plaintext bytes `range` (within `0..<plaintextSize`), a chunk at a time. Each read
     /// and decryption runs off the cooperative threads: a cold disk must not stall the server.
-    func read(_ range: Range<Int64>, _ consume: (Data) async throws -> Void) async throws {
+    /// `firstChunk`, when given, is the already decrypted chunk where the range starts.
+    func read(_ range: Range<Int64>, firstChunk: Data? = nil, _ consume: (Data) async throws -> Void) async throws {
         guard !range.isEmpty else { return }
         let first = Int(range.lowerBound / Int64(chunkSize))
         let last = Int((range.upperBound - 1) / Int64(chunkSize))
         for index in first...last {
-            let plain = try await BlockingWork.run { try self.chunk(index) }
+            let plain = if index == first, let firstChunk { firstChunk } else { try await BlockingWork.run { try self.chunk(index) } }
             let chunkStart = Int64(index) * Int64(chunkSize)
             let from = Int(max(range.lowerBound - chunkStart, 0))
             let to = Int(min(range.upperBound - chunkStart, Int64(plain.count)))

@@ -127,16 +127,26 @@ public struct FileDownload: Sendable {
 
     public var size: Int64 { reader.plaintextSize }
 
-    /// Decrypts `range` a chunk at a time; throws (mid-stream) when a chunk was tampered with.
-    public func read(_ range: Range<Int64>, _ consume: (Data) async throws -> Void) async throws {
-        try await reader.read(range, consume)
-    }
-
-    /// Authenticates the chunk where `offset` lies, so a corrupt file is refused before any
-    /// header is sent rather than cut off mid-body.
-    public func verifyStart(at offset: Int64) async throws {
-        guard size > 0 else { return }
+    /// Decrypts the chunk where `range` starts, so that a corrupt file is refused before any
+    /// header is sent rather than cut off mid-body; the result streams the range.
+    public func open(_ range: Range<Int64>) async throws -> FileRangeStream {
+        guard !range.isEmpty else { return FileRangeStream(reader: reader, range: range, firstChunk: nil) }
         let reader = reader
-        _ = try await BlockingWork.run { try reader.chunk(Int(offset / Int64(reader.chunkSize))) }
+        let index = Int(range.lowerBound / Int64(reader.chunkSize))
+        let first = try await BlockingWork.run { try reader.chunk(index) }
+        return FileRangeStream(reader: reader, range: range, firstChunk: first)
+    }
+}
+
+/// A byte range of a stored file whose first chunk is already authenticated.
+public struct FileRangeStream: Sendable {
+    let reader: EncryptedFileReader
+    let range: Range<Int64>
+    let firstChunk: Data?
+
+    /// Hands out the range a chunk at a time; throws (mid-stream) when a later chunk was
+    /// tampered with.
+    public func write(_ consume: (Data) async throws -> Void) async throws {
+        try await reader.read(range, firstChunk: firstChunk, consume)
     }
 }

@@ -85,12 +85,6 @@ public struct Thumbnailer: Sendable {
         self.timeLimitSeconds = timeLimitSeconds
     }
 
-    /// Reads the header: `nil` when the bytes are not an image libvips will decode
-    /// (unknown, blocked loader such as SVG or PDF, or a broken header).
-    public func probe(_ bytes: [UInt8]) -> ImageInfo? {
-        bytes.withUnsafeBytes { try? Self.header(of: $0).get() }
-    }
-
     private static func header(of buffer: UnsafeRawBufferPointer) -> Result<ImageInfo, ThumbnailError> {
         var header = parley_vips_header()
         switch parley_vips_probe(buffer.baseAddress, buffer.count, &header) {

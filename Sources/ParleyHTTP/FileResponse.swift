@@ -38,16 +38,14 @@ struct FileResponse {
             }
         }
         // A tampered file is refused here, with an error, rather than cut off after the headers.
-        try await file.verifyStart(at: range.lowerBound)
+        let stream = try await file.open(range)
         headers[.contentType] = file.contentType.isEmpty ? "application/octet-stream" : file.contentType
         headers[.contentDisposition] = Self.disposition(name: file.name, type: file.contentType)
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         // Opened directly, an upload can run nothing: no scripts, no plugins, its own origin.
         headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; img-src 'self'; media-src 'self'; sandbox"
-        let file = file
-        let wanted = range
-        let body = ResponseBody(contentLength: Int(wanted.count)) { writer in
-            try await file.read(wanted) { data in try await writer.write(ByteBuffer(bytes: data)) }
+        let body = ResponseBody(contentLength: Int(range.count)) { writer in
+            try await stream.write { data in try await writer.write(ByteBuffer(bytes: data)) }
             try await writer.finish(nil)
         }
         return Response(status: status, headers: headers, body: body)

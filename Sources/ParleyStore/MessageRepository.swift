@@ -45,7 +45,7 @@ public struct MessageRepository {
         memberActivityThrottle: Int64
     ) throws -> Message {
         let metaarray = String(decoding: try JSONEncoder().encode(new.sortedMetaarray), as: UTF8.self)
-        let fileJSON = try new.file.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let fileJSON = try new.file.map(Self.json)
         // One statement for all the writes, so that a send holds its connection (and the
         // channel row lock) for as few round trips as possible.
         let written = try connection.query(
@@ -84,9 +84,7 @@ public struct MessageRepository {
         )
         let messageID: Int64 = try written[0].decode("message_id")
         let createdAt: Int64 = try written[0].decode("created_at")
-        if let fileID = new.file?.fileID, let fileJSON {
-            try FileRepository(connection: connection).insert(fileID: fileID, channelURL: channelURL, messageID: messageID, fileJSON: fileJSON, now: now)
-        }
+        try linkUpload(new.file, channelURL, messageID: messageID, now: now, json: fileJSON)
         if let dedupID = new.dedupID, let senderID = sender?.userID {
             try connection.query(
                 "UPDATE message_dedup SET message_id = $4 WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
@@ -113,16 +111,26 @@ public struct MessageRepository {
         _ channelURL: String, _ new: NewMessage, sender: BasicUser?, mentioned: [BasicUser], isOperator: Bool, now: Int64
     ) throws -> Message {
         let messageID: Int64 = try connection.query("SELECT nextval('message_ids') AS id")[0].decode("id")
-        if let file = new.file, let fileID = file.fileID {
-            let fileJSON = String(decoding: try JSONEncoder().encode(file), as: UTF8.self)
-            try FileRepository(connection: connection).insert(fileID: fileID, channelURL: channelURL, messageID: nil, fileJSON: fileJSON, now: now)
-        }
+        try linkUpload(new.file, channelURL, messageID: nil, now: now)
         return Message(
             messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
             customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUsers: mentioned,
             sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: now, updatedAt: 0,
             isRemoved: false, dedupID: new.dedupID, file: new.file
         )
+    }
+
+    /// Records which channel and message an uploaded file belongs to (external links have no
+    /// row); `json` is the file as already encoded for the message, if it was.
+    private func linkUpload(_ file: FileAttachment?, _ channelURL: String, messageID: Int64?, now: Int64, json: String? = nil) throws {
+        guard let file, let fileID = file.fileID else { return }
+        try FileRepository(connection: connection).insert(
+            fileID: fileID, channelURL: channelURL, messageID: messageID, fileJSON: try json ?? Self.json(file), now: now
+        )
+    }
+
+    private static func json(_ file: FileAttachment) throws -> String {
+        String(decoding: try JSONEncoder().encode(file), as: UTF8.self)
     }
 
     public func find(_ channelURL: String, _ messageID: Int64) throws -> Message? {
