@@ -5,15 +5,23 @@ import Foundation
 /// and random identifiers.
 public enum SecretHashing {
     public static func sha256(_ text: some StringProtocol) -> Data {
-        Data(SHA256.hash(data: Data(text.utf8)))
+        // Hashes the string's own UTF-8 storage: authentication runs this on every request.
+        var text = String(text)
+        var hasher = SHA256()
+        text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return Data(hasher.finalize())
     }
 
     /// Compares two digests in time that depends only on their length, never on where they differ.
     public static func constantTimeEquals(_ lhs: Data, _ rhs: Data) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
-        return difference == 0
+        return lhs.withUnsafeBytes { (left: UnsafeRawBufferPointer) -> Bool in
+            rhs.withUnsafeBytes { (right: UnsafeRawBufferPointer) -> Bool in
+                var difference: UInt8 = 0
+                for index in 0..<left.count { difference |= left[index] ^ right[index] }
+                return difference == 0
+            }
+        }
     }
 
     /// `count` random bytes as lowercase hex, from the system's secure generator.

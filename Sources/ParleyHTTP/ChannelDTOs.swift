@@ -118,6 +118,6 @@ struct ReceiptsDTO: JSONWritable {
     let position: KeyPath<Member, Int64>
 
     func write(to json: inout JSONWriter) {
-        json.object { json in members.forEach { json.field($0.user.userID, $0[keyPath: position]) } }
+        json.object { json in members.forEach { json.member($0.user.userID, $0[keyPath: position]) } }
     }
 }

@@ -41,6 +41,15 @@ struct JSONWriter {
         needsComma = false
     }
 
+    /// A member name written in the source: it needs no escaping, so it is copied as is.
+    mutating func key(_ name: StaticString) {
+        separate()
+        buffer.writeInteger(UInt8(ascii: "\""))
+        buffer.writeStaticString(name)
+        buffer.writeStaticString("\":")
+        needsComma = false
+    }
+
     mutating func string(_ value: String) {
         separate()
         writeQuoted(value)
@@ -49,7 +58,22 @@ struct JSONWriter {
 
     mutating func int(_ value: Int64) {
         separate()
-        buffer.writeString(String(value))
+        // Digits straight into the buffer, without a String per number.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for any Int64
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var magnitude = value.magnitude
+            var index = scratch.count
+            repeat {
+                index -= 1
+                scratch[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                index -= 1
+                scratch[index] = UInt8(ascii: "-")
+            }
+            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: scratch[index...]))
+        }
         needsComma = true
     }
 
@@ -69,14 +93,19 @@ struct JSONWriter {
         value.write(to: &self)
     }
 
-    mutating func field(_ name: String, _ value: String) { key(name); string(value) }
-    mutating func field(_ name: String, _ value: Int64) { key(name); int(value) }
-    mutating func field(_ name: String, _ value: Int) { key(name); int(Int64(value)) }
-    mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
-    mutating func field(_ name: String, _ value: some JSONWritable) { key(name); value.write(to: &self) }
+    mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
+    mutating func field(_ name: StaticString, _ value: Int64) { key(name); int(value) }
+    mutating func field(_ name: StaticString, _ value: Int) { key(name); int(Int64(value)) }
+    mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    mutating func field(_ name: StaticString, _ value: some JSONWritable) { key(name); value.write(to: &self) }
 
     /// A string → string object (metadata), keys in sorted order for stable output.
-    mutating func field(_ name: String, _ map: [String: String]) {
+    /// A member whose name is data (a user id, a metadata key): escaped like any string.
+    mutating func member(_ name: String, _ value: String) { key(name); string(value) }
+    mutating func member(_ name: String, _ value: Int64) { key(name); int(value) }
+    mutating func member(_ name: String, _ value: Int) { key(name); int(Int64(value)) }
+
+    mutating func field(_ name: StaticString, _ map: [String: String]) {
         key(name)
         StringMapJSON(map: map).write(to: &self)
     }
@@ -122,7 +151,7 @@ struct StringMapJSON: JSONWritable {
 
     func write(to json: inout JSONWriter) {
         json.object { json in
-            for entry in map.sorted(by: { $0.key < $1.key }) { json.field(entry.key, entry.value) }
+            for entry in map.sorted(by: { $0.key < $1.key }) { json.member(entry.key, entry.value) }
         }
     }
 }

@@ -138,7 +138,7 @@ private final class PartCollector {
     /// RFC 8187 `UTF-8''percent-encoded`.
     private static func extendedValue(_ text: String) -> String? {
         guard let range = text.range(of: "''") else { return nil }
-        return String(text[range.upperBound...]).removingPercentEncoding
+        return PercentDecoding.decode(String(text[range.upperBound...]))
     }
 }
 

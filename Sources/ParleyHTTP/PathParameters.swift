@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import ParleyCore
 
@@ -6,7 +5,7 @@ extension ParleyRequestContext {
     /// A path capture, percent-decoded (user ids may hold `@`, `:` and `+`).
     func pathParameter(_ name: String) throws -> String {
         guard let raw = parameters.get(name) else { throw ParleyError.missing(name) }
-        return raw.removingPercentEncoding ?? raw
+        return PercentDecoding.decode(raw) ?? raw
     }
 }
 

@@ -92,7 +92,7 @@ struct UnreadMapDTO: JSONWritable {
         json.object { json in
             json.key("unread")
             json.object { json in
-                for entry in counts.sorted(by: { $0.key < $1.key }) { json.field(entry.key, entry.value) }
+                for entry in counts.sorted(by: { $0.key < $1.key }) { json.member(entry.key, entry.value) }
             }
         }
     }

@@ -44,7 +44,8 @@ public struct Store: Sendable {
     }
 }
 
-/// A single statement a repository offers for `Store.fetch`: it runs outside any transaction.
+/// A single read-only statement a repository offers for `Store.fetch`: it runs outside any
+/// transaction, pipelined with other requests' lookups.
 public struct Lookup<Result: Sendable>: Sendable {
     let query: Query<Result>
 }

@@ -13,12 +13,13 @@ extension ConnectionPool {
     /// buffer can fill while the other is still writing.
     static let maxPipelineBatch = 32
 
-    /// Runs one autocommit statement, pipelined with the statements of concurrent callers.
+    /// Runs one read-only statement, pipelined with the statements of concurrent callers.
     ///
     /// Under load, statements queue while the pool's connections are busy and each database
     /// thread then sends everything queued in one round trip: the server answers a batch in one
-    /// wake-up, and neither side pays a context switch per statement. For single reads and
-    /// single-statement writes; a unit of several statements belongs in `withTransaction`.
+    /// wake-up, and neither side pays a context switch per statement. Only for reads: a batch
+    /// shares one implicit transaction and may be sent again (see `PostgresConnection.pipeline`);
+    /// writes belong in `withTransaction` or `withConnection`.
     public func run<Result: Sendable>(_ query: Query<Result>) async throws -> Result {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let decode = query.decode

@@ -40,6 +40,7 @@ public final class ConnectionPool: Service, Sendable {
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+        self.maxPipelineRunners = max(1, min(configuration.size / 2, System.coreCount / 2))
         self.threads = NIOThreadPool(numberOfThreads: configuration.size)
         threads.start()
     }
@@ -180,7 +181,8 @@ public final class ConnectionPool: Service, Sendable {
     /// At most half the connections, and one per two cores, drain the pipeline: transactions
     /// always find a connection free, and batches grow larger under load (measured on 2 cores:
     /// one runner beat two).
-    var maxPipelineRunners: Int { max(1, min(configuration.size / 2, System.coreCount / 2)) }
+    /// Computed once: `System.coreCount` reads cgroup files on every call.
+    let maxPipelineRunners: Int
 
     /// Queues a statement for pipelining; true when the caller should start another runner.
     func enqueue(_ job: PipelinedJob) -> Bool {

@@ -73,9 +73,12 @@ public final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends every statement in one pipeline (one round trip), each followed by a sync point so
-    /// that it runs in its own implicit transaction: one statement failing does not affect the
-    /// others. Returns one outcome per statement, in order.
+    /// Sends read-only statements in one pipeline (one round trip) and returns one outcome per
+    /// statement, in order.
+    ///
+    /// The batch ends with a single sync point, so the server runs it as one implicit transaction
+    /// and answers it with one write, instead of a transaction and a flush per statement. A
+    /// statement that fails aborts the ones after it; being reads, those are simply sent again.
     ///
     /// Throws a connection error only when the connection failed before any statement was
     /// answered, so the server ran none of them; once answers have arrived, statements that got
@@ -86,38 +89,49 @@ public final class PostgresConnection: @unchecked Sendable {
         let names = try statements.map { try preparedName(for: $0.sql, parameterCount: $0.parameters.count) }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
         defer { if PQexitPipelineMode(handle) != 1 { isPoisoned = true } }
-        for (statement, name) in zip(statements, names) {
-            let sent = withCStrings(statement.parameters.map { $0.postgresText }) { values in
-                PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+        var outcomes = [Swift.Result<PostgresResult, PostgresError>?](repeating: nil, count: statements.count)
+        var pending = Array(statements.indices)
+        while !pending.isEmpty {
+            for index in pending {
+                let sent = withCStrings(statements[index].parameters.map { $0.postgresText }) { values in
+                    PQsendQueryPrepared(handle, names[index], Int32(values.count), values, nil, nil, 0)
+                }
+                guard sent == 1 else { return try settle(outcomes) }
             }
-            guard sent == 1, PQpipelineSync(handle) == 1 else { throw connectionError() }
-        }
-        var outcomes: [Swift.Result<PostgresResult, PostgresError>] = []
-        outcomes.reserveCapacity(statements.count)
-        while outcomes.count < statements.count {
-            guard let first = PQgetResult(handle) else { break }
-            do {
-                outcomes.append(.success(try check(first)))
-            } catch {
-                outcomes.append(.failure(error as? PostgresError ?? PostgresError(kind: .server, message: "\(error)")))
+            guard PQpipelineSync(handle) == 1 else { return try settle(outcomes) }
+            var aborted: [Int] = []
+            for index in pending {
+                guard let first = PQgetResult(handle) else { return try settle(outcomes) }
+                if PQresultStatus(first) == PGRES_PIPELINE_ABORTED {
+                    PQclear(first)
+                    aborted.append(index)
+                } else {
+                    outcomes[index] = Swift.Result { try check(first) }.mapError { $0 as? PostgresError ?? PostgresError(kind: .server, message: "\($0)") }
+                }
+                // Each statement's results end with NULL.
+                while let extra = PQgetResult(handle) { PQclear(extra) }
             }
-            // The statement's results end with NULL; then comes its sync point.
-            while let extra = PQgetResult(handle) { PQclear(extra) }
-            guard let sync = PQgetResult(handle) else { break }
+            guard let sync = PQgetResult(handle) else { return try settle(outcomes) }
             let status = PQresultStatus(sync)
             PQclear(sync)
-            guard status == PGRES_PIPELINE_SYNC else { break }
+            guard status == PGRES_PIPELINE_SYNC else { return try settle(outcomes) }
+            // The first pending statement is never aborted, so this ends.
+            pending = aborted
         }
+        return try settle(outcomes)
+    }
+
+    /// The outcomes of a pipeline: statements left unanswered report the connection's error; when
+    /// none was answered at all, the whole batch fails so that the caller may resend it.
+    private func settle(_ outcomes: [Swift.Result<PostgresResult, PostgresError>?]) throws -> [Swift.Result<PostgresResult, PostgresError>] {
         let answered = outcomes.contains { outcome in
+            guard let outcome else { return false }
             if case .failure(let error) = outcome, error.kind == .connection { return false }
             return true
         }
         // A connection killed while idle (server restart) reports its FATAL before anything ran.
         guard answered else { throw connectionError() }
-        if outcomes.count < statements.count {
-            outcomes += Array(repeating: .failure(connectionError()), count: statements.count - outcomes.count)
-        }
-        return outcomes
+        return outcomes.map { $0 ?? .failure(connectionError()) }
     }
 
     private func connectionError() -> PostgresError {

@@ -5,7 +5,7 @@ import CLibPQ
 /// A result lives on the database thread that ran the statement: read it there and map the rows to
 /// Sendable values before leaving the pool's closure.
 public final class PostgresResult {
-    let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
 
     init(handle: OpaquePointer) {
         self.handle = handle
@@ -40,7 +40,7 @@ public final class PostgresResult {
         return values
     }
 
-    func columnIndex(_ name: String) throws -> Int32 {
+    @usableFromInline func columnIndex(_ name: String) throws -> Int32 {
         let index = PQfnumber(handle, name)
         guard index >= 0 else {
             throw PostgresError(kind: .decoding, message: "the result has no column \"\(name)\"")
@@ -50,12 +50,15 @@ public final class PostgresResult {
 }
 
 /// One row of a `PostgresResult`, read by column name or position.
+///
+/// The decoding methods are inlinable so that each call is specialised for its column type in the
+/// repositories: unspecialised, every column read looked up generic metadata at run time.
 public struct PostgresRow {
-    let result: PostgresResult
-    let index: Int32
+    @usableFromInline let result: PostgresResult
+    @usableFromInline let index: Int32
 
     /// The column's value; throws when it is NULL or does not parse as `T`.
-    public func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
+    @inlinable public func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
         guard let value = try decodeIfPresent(column, as: type) else {
             throw PostgresError(kind: .decoding, message: "column \"\(column)\" is NULL")
         }
@@ -63,18 +66,18 @@ public struct PostgresRow {
     }
 
     /// The column's value, or `nil` when it is NULL.
-    public func decodeIfPresent<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T? {
+    @inlinable public func decodeIfPresent<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T? {
         try decodeIfPresent(at: Int(try result.columnIndex(column)), as: type)
     }
 
-    public func decode<T: PostgresDecodable>(at column: Int, as type: T.Type = T.self) throws -> T {
+    @inlinable public func decode<T: PostgresDecodable>(at column: Int, as type: T.Type = T.self) throws -> T {
         guard let value = try decodeIfPresent(at: column, as: type) else {
             throw PostgresError(kind: .decoding, message: "column \(column) is NULL")
         }
         return value
     }
 
-    public func decodeIfPresent<T: PostgresDecodable>(at column: Int, as type: T.Type = T.self) throws -> T? {
+    @inlinable public func decodeIfPresent<T: PostgresDecodable>(at column: Int, as type: T.Type = T.self) throws -> T? {
         let column = Int32(column)
         guard column < PQnfields(result.handle) else {
             throw PostgresError(kind: .decoding, message: "the result has no column \(column)")

@@ -114,6 +114,21 @@ import Testing
         }
     }
 
+    @Test func pathCapturesArePercentDecoded() async throws {
+        let userID = uniqueID("p:q+r@s")
+        try await TestServer.withAPI { api in
+            #expect(try await api.post("/v3/users", ["user_id": userID, "nickname": "Pat"]).status == 201)
+            let escaped = userID.replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: "+", with: "%2b")
+                .replacingOccurrences(of: "@", with: "%40")
+            let fetched = try await api.get("/v3/users/\(escaped)")
+            #expect(fetched.status == 200)
+            #expect(fetched["user_id"] as? String == userID)
+            // A malformed escape is taken literally: no such user.
+            #expect(try await api.get("/v3/users/\(escaped)%zz").code == 400201)
+            #expect(try await api.get("/v3/users/\(escaped)%4").code == 400201)
+        }
+    }
+
     @Test func unknownUserIs404() async throws {
         try await TestServer.withAPI { api in
             let response = try await api.get("/v3/users/\(uniqueID("ghost"))")

@@ -1,5 +1,5 @@
 import Foundation
-import Postgres
+@testable import Postgres
 import Testing
 
 @Suite struct ConnectionTests {
@@ -151,6 +151,25 @@ import Testing
             #expect(value == (n % 50 == 0 ? nil : (n % 50) * (n % 50)))
         }
         await pool.close()
+    }
+
+    @Test func aFailureInsideABatchLeavesTheOtherStatementsTheirAnswers() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let connection = try PostgresConnection(conninfo: database.conninfo, logger: TestDatabase.logger)
+        // One batch, one sync point: the statements after each failure are aborted by the server
+        // and must be sent again, each still getting its own answer.
+        let inputs = [1, 2, 0, 3, 4, 0, 0, 5]
+        let outcomes = try connection.pipeline(inputs.map { n in (sql: Self.square(n).sql, parameters: [n] as [any PostgresBindable]) })
+        #expect(outcomes.count == inputs.count)
+        for (n, outcome) in zip(inputs, outcomes) {
+            switch outcome {
+            case .success(let result): #expect(n != 0 && (try? result[0].decode("v", as: Int.self)) == n * n)
+            case .failure(let error): #expect(n == 0 && error.sqlState == "22012")
+            }
+        }
+        // The connection is usable afterwards, outside pipeline mode.
+        #expect(try connection.run(Self.square(6)) == 36)
     }
 
     @Test func failedStatementReportsItsSQLSTATE() async throws {

@@ -1,0 +1,32 @@
+/// RFC 3986 percent-decoding of UTF-8 text, without Foundation.
+///
+/// Foundation's `removingPercentEncoding` goes through CFString and hands back a bridged string
+/// that is slow to read again; every path capture is decoded, so this runs on every request.
+enum PercentDecoding {
+    /// The decoded text; nil when an escape is malformed or the bytes are not UTF-8 (the same
+    /// cases as Foundation's).
+    static func decode(_ text: String) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
