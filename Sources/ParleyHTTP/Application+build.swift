@@ -42,16 +42,16 @@ struct Endpoints {
 public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
     let endpoints = Endpoints(container: container)
     let router = Router(context: ParleyRequestContext.self)
-    router.add(middleware: RequestIDMiddleware())
-    router.add(middleware: ErrorMiddleware(routes: endpoints.table, maxBodyBytes: container.config.limits.jsonBodyBytes))
-    router.add(middleware: NULRejectionMiddleware())
+    router.add(middleware: ConventionsMiddleware(
+        errors: ErrorResponses(routes: endpoints.table, maxBodyBytes: container.config.limits.jsonBodyBytes)
+    ))
     for endpoint in endpoints.open {
         router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
     }
     // Middleware applies to the endpoints added after it: everything below needs a token.
-    router.add(middleware: AuthenticationMiddleware(authenticator: container.authenticator))
-    router.add(middleware: FileLinkMiddleware(
-        baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock
+    router.add(middleware: AuthenticationMiddleware(
+        authenticator: container.authenticator,
+        fileLinks: FileLinkIssuer(baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock)
     ))
     for endpoint in endpoints.authenticated {
         router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)

@@ -4,18 +4,21 @@ import ParleyCore
 import ParleyUsers
 
 /// Authenticates every `/v3` request (API.md §1.7): `Api-Token` makes the caller the admin;
-/// `Session-Token` or `Authorization: Bearer` makes them the token's user.
+/// `Session-Token` or `Authorization: Bearer` makes them the token's user. The caller's file
+/// links (`FileLinks.current`) are set here too, since they follow from who the caller is.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = ParleyRequestContext
     static let apiTokenHeader = HTTPField.Name("Api-Token")!
     static let sessionTokenHeader = HTTPField.Name("Session-Token")!
 
     let authenticator: Authenticator
+    let fileLinks: FileLinkIssuer
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        context.actor = try await authenticate(request.headers)
-        return try await next(request, context)
+        let actor = try await authenticate(request.headers)
+        context.actor = actor
+        return try await FileLinks.$current.withValue(fileLinks.links(for: actor)) { try await next(request, context) }
     }
 
     private func authenticate(_ headers: HTTPFields) async throws -> Actor {

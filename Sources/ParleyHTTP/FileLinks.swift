@@ -39,15 +39,13 @@ final class FileLinks: Sendable {
     }
 }
 
-/// Sets `FileLinks.current` for every authenticated request.
-struct FileLinkMiddleware: RouterMiddleware {
-    typealias Context = ParleyRequestContext
+/// Makes the `FileLinks` of each authenticated request (set by `AuthenticationMiddleware`).
+struct FileLinkIssuer: Sendable {
     let baseURL: String
     let keys: FileAuthKeys
     let clock: Clock
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let links = FileLinks(baseURL: baseURL, keys: keys, userID: context.actor?.userID, now: clock.nowMillis)
-        return try await FileLinks.$current.withValue(links) { try await next(request, context) }
+    func links(for actor: Actor) -> FileLinks {
+        FileLinks(baseURL: baseURL, keys: keys, userID: actor.userID, now: clock.nowMillis)
     }
 }

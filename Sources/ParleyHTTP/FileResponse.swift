@@ -30,7 +30,7 @@ struct FileResponse {
                 status = .partialContent
                 headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(size)"
             case .unsatisfiable:
-                var response = ErrorMiddleware.response(
+                var response = ErrorResponses.response(
                     for: ParleyError(status: 416, code: 400111, message: "The range is outside the file's \(size) bytes.")
                 )
                 response.headers[.contentRange] = "bytes */\(size)"

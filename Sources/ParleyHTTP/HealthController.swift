@@ -12,7 +12,7 @@ struct HealthController {
             },
             Endpoint(.get, "/ready") { [readiness] _, _ in
                 let ready = await readiness.isReady()
-                return ready ? JSONResponse.make(["status": "ready"]) : ErrorMiddleware.response(for: .unavailable)
+                return ready ? JSONResponse.make(["status": "ready"]) : ErrorResponses.response(for: .unavailable)
             },
         ]
     }

@@ -21,13 +21,22 @@ extension ConnectionPool {
     /// shares one implicit transaction and may be sent again (see `PostgresConnection.pipeline`);
     /// writes belong in `withTransaction` or `withConnection`.
     public func run<Result: Sendable>(_ query: Query<Result>) async throws -> Result {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+        // Unchecked: every queued job is completed exactly once, by `send` or by `failQueued`,
+        // and this runs on every lookup.
+        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Result, any Error>) in
             let decode = query.decode
             let job = PipelinedJob(sql: query.sql, parameters: query.parameters) { outcome in
                 // Decoding happens here, on the database thread, while the result is alive.
-                continuation.resume(with: outcome.flatMap { result in
-                    Swift.Result { try decode(result) }.mapError { $0 as? PostgresError ?? PostgresError(kind: .decoding, message: "\($0)") }
-                }.mapError { $0 as any Error })
+                switch outcome {
+                case .success(let result):
+                    do {
+                        continuation.resume(returning: try decode(result))
+                    } catch {
+                        continuation.resume(throwing: error as? PostgresError ?? PostgresError(kind: .decoding, message: "\(error)"))
+                    }
+                case .failure(let error):
+                    continuation.resume(throwing: error)
+                }
             }
             if enqueue(job) { startPipelineRunner() }
         }

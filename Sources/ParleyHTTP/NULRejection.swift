@@ -1,20 +1,17 @@
-import Hummingbird
 import ParleyCore
 
 /// Refuses a request whose path or query encodes U+0000 (`%00`): PostgreSQL text cannot hold
 /// it, and a C string would silently end there, so the server would act on a different value
 /// than the one sent. (JSON bodies are checked when they are read.)
-struct NULRejectionMiddleware: RouterMiddleware {
-    typealias Context = ParleyRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if Self.encodesNUL(request.uri.description) {
+enum NULRejection {
+    /// 400/400111 when the URI holds a raw NUL byte or the escape `%00`.
+    static func check(_ uri: String) throws {
+        if encodesNUL(uri) {
             throw ParleyError.invalidValue("request", "the path and query must not contain U+0000")
         }
-        return try await next(request, context)
     }
 
-    /// A raw NUL byte or the escape `%00`; a byte scan, since this runs on every request.
+    /// A byte scan, since this runs on every request.
     static func encodesNUL(_ uri: String) -> Bool {
         var previous: (UInt8, UInt8) = (0xFF, 0xFF)
         for byte in uri.utf8 {

@@ -8,29 +8,29 @@ import ParleyCore
 /// `ParleyError`s are answered as they are; Hummingbird's own errors (unknown route, body too
 /// large, bad path parameter) are translated; anything else is logged with the request id and
 /// answered 500 without details.
-struct ErrorMiddleware: RouterMiddleware {
+struct ErrorResponses: Sendable {
     typealias Context = ParleyRequestContext
     let routes: RouteTable
     let maxBodyBytes: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as ParleyError {
+    /// The response for anything a handler or middleware threw.
+    func response(for error: any Error, request: Request, context: Context) -> Response {
+        if let error = error as? ParleyError {
             return Self.response(for: error)
-        } catch let error as HTTPError {
+        }
+        if let error = error as? HTTPError {
             var response = Self.response(for: translate(error, request: request, context: context))
             if response.status == .methodNotAllowed {
                 // RFC 9110: a 405 lists the methods the resource does support.
                 response.headers[.allow] = routes.allowedMethods(for: request.uri.path).joined(separator: ", ")
             }
             return response
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            return Self.response(for: .bodyTooLarge(max: maxBodyBytes))
-        } catch {
-            context.logger.error("internal error", metadata: ["error": "\(String(reflecting: error))"])
-            return Self.response(for: .internalError)
         }
+        if let error = error as? any HTTPResponseError, error.status == .contentTooLarge {
+            return Self.response(for: .bodyTooLarge(max: maxBodyBytes))
+        }
+        context.logger.error("internal error", metadata: ["error": "\(String(reflecting: error))"])
+        return Self.response(for: .internalError)
     }
 
     private func translate(_ error: HTTPError, request: Request, context: Context) -> ParleyError {
