@@ -7,29 +7,36 @@ protocol JSONWritable {
 }
 
 /// Appends JSON tokens to a buffer; commas between members and elements are placed automatically.
+///
+/// The tokens go into a byte array that becomes one `ByteBuffer` at the end: appending to an
+/// array is inlined, while each small `ByteBuffer` write pays capacity, uniqueness and exclusivity
+/// checks (measured: half the cost of writing a user).
 struct JSONWriter {
-    private(set) var buffer: ByteBuffer
+    private var bytes: [UInt8] = []
     private var needsComma = false
 
     init(capacity: Int = 512) {
-        buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        bytes.reserveCapacity(capacity)
     }
+
+    /// The JSON written so far.
+    var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()
-        buffer.writeInteger(UInt8(ascii: "{"))
+        bytes.append(UInt8(ascii: "{"))
         needsComma = false
         body(&self)
-        buffer.writeInteger(UInt8(ascii: "}"))
+        bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     mutating func array(_ body: (inout JSONWriter) -> Void) {
         separate()
-        buffer.writeInteger(UInt8(ascii: "["))
+        bytes.append(UInt8(ascii: "["))
         needsComma = false
         body(&self)
-        buffer.writeInteger(UInt8(ascii: "]"))
+        bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
@@ -37,16 +44,16 @@ struct JSONWriter {
     mutating func key(_ name: String) {
         separate()
         writeQuoted(name)
-        buffer.writeInteger(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     /// A member name written in the source: it needs no escaping, so it is copied as is.
     mutating func key(_ name: StaticString) {
         separate()
-        buffer.writeInteger(UInt8(ascii: "\""))
-        buffer.writeStaticString(name)
-        buffer.writeStaticString("\":")
+        bytes.append(UInt8(ascii: "\""))
+        append(name)
+        append("\":")
         needsComma = false
     }
 
@@ -72,20 +79,20 @@ struct JSONWriter {
                 index -= 1
                 scratch[index] = UInt8(ascii: "-")
             }
-            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: scratch[index...]))
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[index...]))
         }
         needsComma = true
     }
 
     mutating func bool(_ value: Bool) {
         separate()
-        buffer.writeStaticString(value ? "true" : "false")
+        append(value ? "true" : "false")
         needsComma = true
     }
 
     mutating func null() {
         separate()
-        buffer.writeStaticString("null")
+        append("null")
         needsComma = true
     }
 
@@ -110,37 +117,41 @@ struct JSONWriter {
         StringMapJSON(map: map).write(to: &self)
     }
 
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     private mutating func separate() {
-        if needsComma { buffer.writeInteger(UInt8(ascii: ",")) }
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
     private mutating func writeQuoted(_ text: String) {
-        buffer.writeInteger(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8 { utf8 in
             // Most strings need no escaping: copy them whole.
-            guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                buffer.writeBytes(bytes)
+            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                bytes.append(contentsOf: utf8)
                 return
             }
-            for byte in bytes { writeEscaped(byte) }
+            for byte in utf8 { writeEscaped(byte) }
         }
-        buffer.writeInteger(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func writeEscaped(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): buffer.writeStaticString("\\\"")
-        case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
-        case 0x0A: buffer.writeStaticString("\\n")
-        case 0x0D: buffer.writeStaticString("\\r")
-        case 0x09: buffer.writeStaticString("\\t")
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case 0x0A: append("\\n")
+        case 0x0D: append("\\r")
+        case 0x09: append("\\t")
         case 0..<0x20:
             let digits = Array("0123456789abcdef".utf8)
-            buffer.writeStaticString("\\u00")
-            buffer.writeInteger(digits[Int(byte >> 4)])
-            buffer.writeInteger(digits[Int(byte & 0x0F)])
-        default: buffer.writeInteger(byte)
+            append("\\u00")
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        default: bytes.append(byte)
         }
     }
 }
