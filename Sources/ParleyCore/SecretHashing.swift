@@ -12,6 +12,13 @@ public enum SecretHashing {
         return Data(hasher.finalize())
     }
 
+    /// The SHA-256 digest of the text's UTF-8, as swift-crypto's value: digests compare in
+    /// constant time with `==`.
+    public static func sha256Digest(_ text: String) -> SHA256.Digest {
+        var text = text
+        return text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+    }
+
     /// Compares two digests in time that depends only on their length, never on where they differ.
     public static func constantTimeEquals(_ lhs: Data, _ rhs: Data) -> Bool {
         guard lhs.count == rhs.count else { return false }

@@ -22,13 +22,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
     }
 
     private func authenticate(_ headers: HTTPFields) async throws -> Actor {
-        if let apiToken = headers[Self.apiTokenHeader] {
+        if let apiToken = headers.value(of: Self.apiTokenHeader) {
             return try authenticator.authenticate(apiToken: apiToken)
         }
-        if let sessionToken = headers[Self.sessionTokenHeader] {
+        if let sessionToken = headers.value(of: Self.sessionTokenHeader) {
             return try await authenticator.authenticate(sessionToken: sessionToken)
         }
-        if let authorization = headers[.authorization] {
+        if let authorization = headers.value(of: .authorization) {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw ParleyError.invalidSessionToken }
             return try await authenticator.authenticate(sessionToken: String(parts[1]).trimmingCharacters(in: .whitespaces))

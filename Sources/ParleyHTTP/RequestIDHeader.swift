@@ -8,7 +8,7 @@ enum RequestIDHeader {
 
     /// Takes the proxy's id for this request's logs when it is well-formed.
     static func adopt(_ request: Request, into context: inout ParleyRequestContext) {
-        if let incoming = request.headers[name], isWellFormed(incoming) {
+        if let incoming = request.headers.value(of: name), isWellFormed(incoming) {
             context.logger[metadataKey: "hb.request.id"] = .string(incoming)
         }
     }

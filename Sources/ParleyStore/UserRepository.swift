@@ -46,8 +46,12 @@ public struct UserRepository {
     }
 
     private static func findQuery(_ userID: String) -> Query<User?> {
-        Query("SELECT \(columns) FROM users u WHERE u.user_id = $1", [userID]) { try $0.first.map(user) }
+        Query(findSQL, [userID]) { try $0.first.map(user) }
     }
+
+    /// Built once: the lookup runs on every user read.
+    private static let findSQL = "SELECT \(columns) FROM users u WHERE u.user_id = $1"
+
 
     /// Finds the user and locks their row until the transaction ends, serialising changes to them.
     public func findForUpdate(_ userID: String) throws -> User? {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ParleyCore
 import ParleyStore
@@ -11,19 +12,20 @@ public struct Authenticator: Sendable {
     static let selectorLength = 24
     static let secretLength = 48
 
-    private let apiTokenHash: Data
+    private let apiTokenDigest: SHA256.Digest
     private let store: Store
     private let clock: Clock
 
     public init(apiToken: String, store: Store, clock: Clock) {
-        self.apiTokenHash = SecretHashing.sha256(apiToken)
+        self.apiTokenDigest = SecretHashing.sha256Digest(apiToken)
         self.store = store
         self.clock = clock
     }
 
     /// The master token's holder: `.admin`; otherwise 401/400401.
     public func authenticate(apiToken: String) throws -> Actor {
-        guard SecretHashing.constantTimeEquals(SecretHashing.sha256(apiToken), apiTokenHash) else {
+        // Digest equality is constant-time in swift-crypto.
+        guard SecretHashing.sha256Digest(apiToken) == apiTokenDigest else {
             throw ParleyError.invalidApiToken
         }
         return .admin
