@@ -115,7 +115,13 @@ public final class PostgresConnection: @unchecked Sendable {
             let status = PQresultStatus(sync)
             PQclear(sync)
             guard status == PGRES_PIPELINE_SYNC else { return try settle(outcomes) }
-            // The first pending statement is never aborted, so this ends.
+            // Only statements after a failure are aborted, so each round answers at least one;
+            // should the server abort a whole round anyway, stop rather than loop.
+            guard aborted.count < pending.count else {
+                let failure = PostgresError(kind: .server, message: "the server aborted every statement of a pipeline")
+                for index in aborted { outcomes[index] = .failure(failure) }
+                break
+            }
             pending = aborted
         }
         return try settle(outcomes)
