@@ -44,8 +44,18 @@ struct FileLinkIssuer: Sendable {
     let baseURL: String
     let keys: FileAuthKeys
     let clock: Clock
+    /// The admin's links never carry a key, so every admin request shares one.
+    private let adminLinks: FileLinks
+
+    init(baseURL: String, keys: FileAuthKeys, clock: Clock) {
+        self.baseURL = baseURL
+        self.keys = keys
+        self.clock = clock
+        self.adminLinks = FileLinks(baseURL: baseURL, keys: nil, userID: nil, now: 0)
+    }
 
     func links(for actor: Actor) -> FileLinks {
-        FileLinks(baseURL: baseURL, keys: keys, userID: actor.userID, now: clock.nowMillis)
+        guard let userID = actor.userID else { return adminLinks }
+        return FileLinks(baseURL: baseURL, keys: keys, userID: userID, now: clock.nowMillis)
     }
 }
