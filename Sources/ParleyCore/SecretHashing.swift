@@ -5,15 +5,11 @@ import Foundation
 /// and random identifiers.
 public enum SecretHashing {
     public static func sha256(_ text: some StringProtocol) -> Data {
-        // Hashes the string's own UTF-8 storage: authentication runs this on every request.
-        var text = String(text)
-        var hasher = SHA256()
-        text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        return Data(hasher.finalize())
+        Data(sha256Digest(String(text)))
     }
 
     /// The SHA-256 digest of the text's UTF-8, as swift-crypto's value: digests compare in
-    /// constant time with `==`.
+    /// constant time with `==`. Hashes the string's own storage, without a copy.
     public static func sha256Digest(_ text: String) -> SHA256.Digest {
         var text = text
         return text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }

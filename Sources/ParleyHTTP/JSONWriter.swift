@@ -65,22 +65,8 @@ struct JSONWriter {
 
     mutating func int(_ value: Int64) {
         separate()
-        // Digits straight into the buffer, without a String per number.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for any Int64
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            var magnitude = value.magnitude
-            var index = scratch.count
-            repeat {
-                index -= 1
-                scratch[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                index -= 1
-                scratch[index] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[index...]))
-        }
+        // Up to 15 digits is a small string, which needs no allocation.
+        bytes.append(contentsOf: String(value).utf8)
         needsComma = true
     }
 
@@ -106,12 +92,12 @@ struct JSONWriter {
     mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
     mutating func field(_ name: StaticString, _ value: some JSONWritable) { key(name); value.write(to: &self) }
 
-    /// A string → string object (metadata), keys in sorted order for stable output.
     /// A member whose name is data (a user id, a metadata key): escaped like any string.
     mutating func member(_ name: String, _ value: String) { key(name); string(value) }
     mutating func member(_ name: String, _ value: Int64) { key(name); int(value) }
     mutating func member(_ name: String, _ value: Int) { key(name); int(Int64(value)) }
 
+    /// A string → string object (metadata), keys in sorted order for stable output.
     mutating func field(_ name: StaticString, _ map: [String: String]) {
         key(name)
         StringMapJSON(map: map).write(to: &self)

@@ -52,7 +52,6 @@ public struct UserRepository {
     /// Built once: the lookup runs on every user read.
     private static let findSQL = "SELECT \(columns) FROM users u WHERE u.user_id = $1"
 
-
     /// Finds the user and locks their row until the transaction ends, serialising changes to them.
     public func findForUpdate(_ userID: String) throws -> User? {
         try connection.query("SELECT \(Self.columns) FROM users u WHERE u.user_id = $1 FOR UPDATE", [userID]).first.map(Self.user)
