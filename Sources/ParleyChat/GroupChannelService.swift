@@ -43,8 +43,10 @@ public struct GroupChannelService: Sendable {
             if created {
                 let operators = Set(request.operatorIDs)
                 let autoAccept = try repositories.invitationPreferences.autoAccept(memberIDs)
+                // Operators are invited like everyone else: naming a user an operator does not
+                // override their auto-accept preference.
                 let members = memberIDs.map { userID in
-                    let joins = userID == creatorID || operators.contains(userID) || autoAccept[userID, default: true]
+                    let joins = userID == creatorID || autoAccept[userID, default: true]
                     return NewMember(
                         userID: userID, state: joins ? .joined : .invited, isOperator: operators.contains(userID),
                         inviterID: userID == creatorID ? nil : creatorID, tsMessageOffset: offset
@@ -60,14 +62,17 @@ public struct GroupChannelService: Sendable {
         }
     }
 
-    /// The channel as `viewerID` (or the session user) sees it, with its members and the joined
-    /// members' receipts when asked.
+    /// At most this many members (and receipts) are embedded in a channel, as in Sendbird; the
+    /// members list (`GET …/members`) pages through all of a supergroup's 20,000.
+    public static let embeddedMemberLimit = 100
+
+    /// The channel as `viewerID` (or the session user) sees it, with its first members and their
+    /// receipts when asked (see `embeddedMemberLimit`).
     public func get(
         _ actor: Actor, _ channelURL: String, viewerID: String?, showMembers: Bool,
         showReadReceipt: Bool = false, showDeliveryReceipt: Bool = false
     ) async throws -> ChannelView {
         let viewer = try actor.viewer(named: viewerID)
-        let memberLimit = settings.limits.superGroupMembers
         return try await store.read { repositories in
             let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
@@ -75,7 +80,7 @@ public struct GroupChannelService: Sendable {
                 throw ChannelAccess.notFound(channelURL)
             }
             let members = showMembers || showReadReceipt || showDeliveryReceipt
-                ? try repositories.groupChannelMembers.list(channelURL, MemberFilter(), after: nil, limit: memberLimit).map(\.member)
+                ? try repositories.groupChannelMembers.list(channelURL, MemberFilter(), after: nil, limit: Self.embeddedMemberLimit).map(\.member)
                 : nil
             return ChannelView(
                 channel: view.channel, viewerID: viewer, membership: view.membership, members: showMembers ? members : nil,

@@ -51,7 +51,10 @@ public struct MetaArrayService: Sendable {
     ) async throws -> Message {
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            try repositories.messages.lock(messageID)
+            // Access first: a lock is taken only for a message the caller may change, so nobody
+            // can hold up others' writes by naming message ids they cannot see.
+            _ = try MessageService.editable(channelURL, messageID, actor, repositories)
+            try repositories.messages.lock(channelURL, messageID)
             let message = try MessageService.editable(channelURL, messageID, actor, repositories)
             let result = try transform(message.sortedMetaarray)
             guard result.count <= Validation.maxMetaArrayKeys, result.allSatisfy({ $0.value.count <= Validation.maxMetaArrayValues }) else {

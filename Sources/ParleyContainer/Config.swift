@@ -118,11 +118,8 @@ private struct EnvironmentReader {
     }
 
     func bool(_ name: String, default value: Bool) throws -> Bool {
-        guard let text = environment[name]?.lowercased(), !text.isEmpty else { return value }
-        switch text {
-        case "true", "1", "yes": return true
-        case "false", "0", "no": return false
-        default: throw ConfigError("\(name) must be true or false, not \"\(text)\".")
-        }
+        guard let text = environment[name], !text.isEmpty else { return value }
+        guard let flag = BooleanText.parse(text) else { throw ConfigError("\(name) must be true or false (or 1 or 0), not \"\(text)\".") }
+        return flag
     }
 }

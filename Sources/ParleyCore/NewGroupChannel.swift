@@ -82,17 +82,9 @@ extension Validation {
     public static let maxCustomTypeLength = 128
     public static let maxAccessCodeLength = 128
 
-    /// 1–100 characters from letters, digits and `_ - .` (API.md §1.4).
+    /// 1–100 characters from letters, digits and `_ - .` (API.md §1.4); not `.` or `..`.
     public static func channelURL(_ value: String, field: String = "channel_url") throws -> String {
-        guard !value.isEmpty else { throw ParleyError.invalidValue(field, "must not be empty") }
-        guard value.count <= maxChannelURLLength else { throw ParleyError.tooLong(field, max: maxChannelURLLength) }
-        guard value.unicodeScalars.allSatisfy({ scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".": true
-            default: false
-            }
-        }) else { throw ParleyError.invalidValue(field, "only letters, digits and _ - . are allowed") }
-        return value
+        try identifier(value, field: field, max: maxChannelURLLength, allowed: "_-.")
     }
 
     /// A list of user ids, each well-formed, without duplicates.

@@ -55,6 +55,10 @@ extension ParleyError {
 
     public static let invalidJSON = ParleyError(status: 400, code: 400403, message: "The request body is not valid JSON.")
 
+    public static func invalidJSON(_ reason: String) -> ParleyError {
+        ParleyError(status: 400, code: 400403, message: "The request body is not valid JSON: \(reason).")
+    }
+
     public static let invalidApiToken = ParleyError(status: 401, code: 400401, message: "A valid Api-Token or session token is required.")
 
     public static let invalidSessionToken = ParleyError(status: 401, code: 400302, message: "The session token is invalid or expired.")

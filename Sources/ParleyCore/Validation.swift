@@ -7,19 +7,41 @@ public enum Validation {
     public static let maxMetadataKeyLength = 128
     public static let maxMetadataValueLength = 190
 
-    /// 1–80 characters from letters, digits and `_ - . @ : +`.
+    /// 1–80 characters from letters, digits and `_ - . @ : +`; not `.` or `..`, which clients
+    /// normalise out of a path (`/v3/users/..` would reach `/v3`).
     public static func userID(_ value: String, field: String = "user_id") throws -> String {
+        try identifier(value, field: field, max: maxUserIDLength, allowed: "_-.@:+")
+    }
+
+    /// An identifier of ASCII letters, digits and the `allowed` punctuation, 1…`max` long, that
+    /// is not a dot segment.
+    static func identifier(_ value: String, field: String, max: Int, allowed: String) throws -> String {
         guard !value.isEmpty else { throw ParleyError.invalidValue(field, "must not be empty") }
-        guard value.count <= maxUserIDLength else { throw ParleyError.tooLong(field, max: maxUserIDLength) }
-        guard value.unicodeScalars.allSatisfy(isUserIDCharacter) else {
-            throw ParleyError.invalidValue(field, "only letters, digits and _ - . @ : + are allowed")
+        guard value.utf8.count <= max else { throw ParleyError.tooLong(field, max: max) }
+        guard value.utf8.allSatisfy({ byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            default: allowed.utf8.contains(byte)
+            }
+        }) else {
+            throw ParleyError.invalidValue(field, "only letters, digits and \(allowed.map(String.init).joined(separator: " ")) are allowed")
         }
+        guard value != "." && value != ".." else { throw ParleyError.invalidValue(field, "must not be \"\(value)\"") }
         return value
     }
 
-    /// A text field of at most `max` characters.
-    public static func text(_ value: String, field: String, max: Int) throws -> String {
-        guard value.count <= max else { throw ParleyError.tooLong(field, max: max) }
+    /// A text field of at most `max` characters, counted as Unicode scalars, and at most
+    /// `maxBytes` bytes of UTF-8 (by default the 4 bytes a scalar can take).
+    ///
+    /// Not `String.count`: that counts grapheme clusters, and one cluster can hold thousands of
+    /// combining marks, so a one-"character" value could carry kilobytes into storage and past
+    /// PostgreSQL's ~2,700-byte limit on an index entry. Counted in scalars, every indexed text
+    /// field stays far below it (the widest entry, channel metadata's key, value and url, is at
+    /// most 1,372 bytes).
+    public static func text(_ value: String, field: String, max: Int, maxBytes: Int? = nil) throws -> String {
+        guard value.unicodeScalars.count <= max, value.utf8.count <= (maxBytes ?? max * 4) else {
+            throw ParleyError.tooLong(field, max: max)
+        }
         return value
     }
 
@@ -30,20 +52,24 @@ public enum Validation {
         }
         for (key, value) in map {
             try metadataKey(key, field: field)
-            guard value.count <= maxMetadataValueLength else { throw ParleyError.tooLong("\(field).\(key)", max: maxMetadataValueLength) }
+            _ = try text(value, field: "\(field).\(key)", max: maxMetadataValueLength)
         }
         return map
     }
 
     public static func metadataKey(_ key: String, field: String = "key") throws {
         guard !key.isEmpty else { throw ParleyError.invalidValue(field, "keys must not be empty") }
-        guard key.count <= maxMetadataKeyLength else { throw ParleyError.tooLong(field, max: maxMetadataKeyLength) }
+        _ = try text(key, field: field, max: maxMetadataKeyLength)
     }
 
-    private static func isUserIDCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".", "@", ":", "+": true
-        default: false
-        }
+    /// A file name as stored and shown: Unicode bidi controls (U+202A–U+202E, U+2066–U+2069 and
+    /// the marks) are removed, so that `invoice\u{202E}gnp.exe` cannot pose as `invoiceexe.png`,
+    /// and so are control characters, which have no place in a name.
+    public static func fileName(_ value: String, field: String = "file_name") throws -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: value.unicodeScalars.filter { scalar in
+            !scalar.properties.isBidiControl && scalar.properties.generalCategory != .control
+        })
+        return try text(String(scalars), field: field, max: maxFileNameLength)
     }
 }

@@ -32,7 +32,7 @@ struct FileMessageInput {
         return Parsed(
             message: message,
             boxes: try boxes(fields),
-            fileName: try fields["file_name"].map { try Validation.text($0, field: "file_name", max: Validation.maxFileNameLength) },
+            fileName: try fields["file_name"].map { try Validation.fileName($0) },
             fileType: try fields["file_type"].map { try Validation.mediaType($0, field: "file_type") },
             requireAuth: try bool(fields, "require_auth") ?? true
         )
@@ -56,10 +56,7 @@ struct FileMessageInput {
 
     private func bool(_ fields: [String: String], _ name: String) throws -> Bool? {
         guard let text = fields[name] else { return nil }
-        switch text.lowercased() {
-        case "true", "1": return true
-        case "false", "0": return false
-        default: throw ParleyError.wrongType(name, expected: .boolean)
-        }
+        guard let flag = BooleanText.parse(text) else { throw ParleyError.wrongType(name, expected: .boolean) }
+        return flag
     }
 }

@@ -8,13 +8,19 @@ struct JSONBody: Sendable {
     let fields: [String: JSONValue]
 
     /// Reads and parses the body: at most `maxBytes` (else 413), JSON (else 415 for another
-    /// declared type, 400403 for broken JSON), an object (else 400103). An empty body is `{}`.
+    /// declared type, 400403 for broken, non-strict or too deeply nested JSON, checked before
+    /// any decoder runs), an object (else 400103). An empty body is `{}`.
     static func read(_ request: Request, maxBytes: Int) async throws -> JSONBody {
         if let type = request.headers[.contentType], !isJSON(type) {
             throw ParleyError.unsupportedMediaType(type)
         }
         let buffer = try await request.body.collect(upTo: maxBytes)
         guard buffer.readableBytes > 0 else { return JSONBody(fields: [:]) }
+        do {
+            try buffer.withUnsafeReadableBytes { try JSONSyntaxGuard.check($0) }
+        } catch let violation as JSONSyntaxGuard.Violation {
+            throw ParleyError.invalidJSON(violation.description)
+        }
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))

@@ -41,8 +41,10 @@ struct MessageController {
         let form = try await MultipartFormReader(files: files, maxFieldBytes: limits.dataBytes + 1).read(request, boundary: boundary)
         guard let upload = form.upload else { throw ParleyError.missing("file") }
         let input: FileMessageInput.Parsed
+        let fileName: String
         do {
             input = try FileMessageInput(limits: limits).parse(form.fields, actor: actor)
+            fileName = try input.fileName ?? form.fileName.map { try Validation.fileName($0, field: "file") } ?? "file"
         } catch {
             upload.abort()
             throw error
@@ -55,7 +57,7 @@ struct MessageController {
         var new = input.message
         new.file = FileAttachment(
             fileID: stored.fileID,
-            name: input.fileName ?? form.fileName ?? "file",
+            name: fileName,
             type: input.fileType ?? declaredType ?? stored.detectedType ?? "application/octet-stream",
             size: stored.size, requireAuth: input.requireAuth, thumbnails: stored.thumbnails
         )

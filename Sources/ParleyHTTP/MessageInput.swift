@@ -14,10 +14,13 @@ struct MessageInput {
         let maxLength = type == .admin ? limits.adminMessageLength : limits.messageLength
         // A FILE message sent as JSON links a file hosted elsewhere (API.md §5.1); uploads are multipart.
         let file = type == .file ? try externalFile(body) : nil
+        // A user or admin message is its text: it must have some (400105 missing, 400111 empty).
+        let text = type == .file ? try body.string("message") ?? "" : try body.requiredString("message")
+        if type != .file && text.isEmpty { throw ParleyError.invalidValue("message", "must not be empty") }
         return NewMessage(
             type: type,
             senderID: senderID,
-            message: try Validation.text(type == .file ? try body.string("message") ?? "" : try body.requiredString("message"), field: "message", max: maxLength),
+            message: try Validation.text(text, field: "message", max: maxLength),
             customType: try Validation.text(try body.string("custom_type") ?? "", field: "custom_type", max: Validation.maxCustomTypeLength),
             data: try Validation.data(try body.string("data") ?? "", max: limits.dataBytes),
             mentionType: try mentionType(body) ?? .users,
@@ -39,7 +42,7 @@ struct MessageInput {
         guard size >= 0 else { throw ParleyError.invalidValue("file_size", "must not be negative") }
         return FileAttachment(
             url: url,
-            name: try Validation.text(try body.string("file_name") ?? "", field: "file_name", max: Validation.maxFileNameLength),
+            name: try Validation.fileName(try body.string("file_name") ?? ""),
             type: try body.string("file_type").map { try Validation.mediaType($0, field: "file_type") } ?? "",
             size: size, requireAuth: false
         )

@@ -13,14 +13,11 @@ struct QueryParameters {
         parameters.get(key)
     }
 
-    /// `true` or `false` (400104 otherwise).
+    /// A boolean as `BooleanText` spells it (400104 otherwise).
     func bool(_ key: String, default value: Bool) throws -> Bool {
         guard let text = parameters.get(key) else { return value }
-        switch text {
-        case "true": return true
-        case "false": return false
-        default: throw ParleyError.wrongType(key, expected: .boolean)
-        }
+        guard let flag = BooleanText.parse(text) else { throw ParleyError.wrongType(key, expected: .boolean) }
+        return flag
     }
 
     /// An integer in `range` (400101 when not a number, 400111 when out of range).

@@ -187,9 +187,10 @@ public struct MessageRepository {
         )[0].decode("n")
     }
 
-    /// Locks the message's row until the transaction ends, so read-modify-write changes serialise.
-    public func lock(_ messageID: Int64) throws {
-        try connection.query("SELECT 1 FROM messages WHERE message_id = $1 FOR UPDATE", [messageID])
+    /// Locks the channel's message row until the transaction ends, so read-modify-write changes
+    /// serialise. Only for a message the caller was found allowed to change.
+    public func lock(_ channelURL: String, _ messageID: Int64) throws {
+        try connection.query("SELECT 1 FROM messages WHERE channel_url = $1 AND message_id = $2 FOR UPDATE", [channelURL, messageID])
     }
 
     /// Replaces the message's sorted meta array.
@@ -235,16 +236,20 @@ public struct MessageRepository {
         return fileIDs
     }
 
-    /// The newest message of each channel that `viewerID` can see (one query for a whole page).
+    /// The newest message of each channel that `viewerID` can read (one query for a whole page):
+    /// a viewer reads a channel's messages only as a joined member, so for anyone else it is
+    /// absent; with no viewer (the admin) it is the newest message.
     public func lastMessages(_ channelURLs: [String], viewerID: String?) throws -> [String: Message] {
         let rows = try connection.query(
             """
             SELECT \(Self.columns) FROM unnest($1::text[]) AS u(url)
             CROSS JOIN LATERAL (
+                SELECT CASE WHEN $2::text IS NULL THEN 0 ELSE (
+                    SELECT GREATEST(v.ts_message_offset, v.messages_hidden_before) FROM group_channel_members v
+                    WHERE v.channel_url = u.url AND v.user_id = $2 AND v.state = 'joined') END AS visible_from) AS v
+            CROSS JOIN LATERAL (
                 SELECT * FROM messages lm
-                WHERE lm.channel_url = u.url AND NOT lm.is_removed
-                  AND lm.created_at >= COALESCE((SELECT GREATEST(v.ts_message_offset, v.messages_hidden_before)
-                                                 FROM group_channel_members v WHERE v.channel_url = u.url AND v.user_id = $2), 0)
+                WHERE lm.channel_url = u.url AND NOT lm.is_removed AND lm.created_at >= v.visible_from
                 ORDER BY lm.created_at DESC, lm.message_id DESC LIMIT 1) AS m
             LEFT JOIN users su ON su.user_id = m.sender_id
             """,
