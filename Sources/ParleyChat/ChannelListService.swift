@@ -12,8 +12,8 @@ public struct ChannelListService: Sendable {
     }
 
     /// `my_group_channels`: the user's channels (the user themself or the admin).
-    public func myChannels(_ actor: Actor, userID: String, filter: ChannelFilter, limit: Int, pageToken: String?) async throws -> Page<ChannelView> {
-        try actor.requireActingAs(userID)
+    public func myChannels(_ caller: Caller, userID: String, filter: ChannelFilter, limit: Int, pageToken: String?) async throws -> Page<ChannelView> {
+        try caller.requireActingAs(userID)
         var filter = filter
         // "The user is implied" in members_exactly_in.
         if let exact = filter.membersExactlyIn { filter.membersExactlyIn = orderedUnique([userID] + exact) }
@@ -22,10 +22,10 @@ public struct ChannelListService: Sendable {
 
     /// `GET /v3/group_channels`: all channels for the admin; public channels plus their own for
     /// a session user. Per-user fields belong to the session user or the `user_id` named.
-    public func channels(_ actor: Actor, viewerID: String?, filter: ChannelFilter, limit: Int, pageToken: String?) async throws -> Page<ChannelView> {
-        let viewer = try actor.viewer(named: viewerID)
+    public func channels(_ caller: Caller, viewerID: String?, filter: ChannelFilter, limit: Int, pageToken: String?) async throws -> Page<ChannelView> {
+        let viewer = try caller.viewer(named: viewerID)
         if filter.unreadOnly && viewer == nil { throw ParleyError.missing("user_id") }
-        let scope = ChannelListScope.all(viewer: viewer, restrictToVisible: !actor.isAdmin)
+        let scope = ChannelListScope.all(viewer: viewer, restrictToVisible: !caller.isAdmin)
         return try await page(scope, filter, viewer: viewer, scope: "all|\(viewer ?? "-")", limit: limit, pageToken: pageToken)
     }
 

@@ -9,42 +9,42 @@ public struct ChannelMetadataService: Sendable {
         self.store = store
     }
 
-    public func all(_ actor: Actor, _ channelURL: String) async throws -> [String: String] {
-        try await reading(actor, channelURL) { try $0.channelMetadata.all(channelURL) }
+    public func all(_ caller: Caller, _ channelURL: String) async throws -> [String: String] {
+        try await reading(caller, channelURL) { try $0.channelMetadata.all(channelURL) }
     }
 
-    public func value(_ actor: Actor, _ channelURL: String, key: String) async throws -> String {
-        try await reading(actor, channelURL) { try $0.channelMetadata.require(channelURL, key: key) }
+    public func value(_ caller: Caller, _ channelURL: String, key: String) async throws -> String {
+        try await reading(caller, channelURL) { try $0.channelMetadata.require(channelURL, key: key) }
     }
 
-    public func create(_ actor: Actor, _ channelURL: String, _ map: [String: String]) async throws {
-        try await writing(actor, channelURL) { try $0.channelMetadata.add(channelURL, map) }
+    public func create(_ caller: Caller, _ channelURL: String, _ map: [String: String]) async throws {
+        try await writing(caller, channelURL) { try $0.channelMetadata.add(channelURL, map) }
     }
 
-    public func update(_ actor: Actor, _ channelURL: String, _ map: [String: String], upsert: Bool) async throws {
-        try await writing(actor, channelURL) { try $0.channelMetadata.set(channelURL, map, upsert: upsert) }
+    public func update(_ caller: Caller, _ channelURL: String, _ map: [String: String], upsert: Bool) async throws {
+        try await writing(caller, channelURL) { try $0.channelMetadata.set(channelURL, map, upsert: upsert) }
     }
 
-    public func delete(_ actor: Actor, _ channelURL: String, key: String) async throws {
-        try await writing(actor, channelURL) { try $0.channelMetadata.remove(channelURL, key: key) }
+    public func delete(_ caller: Caller, _ channelURL: String, key: String) async throws {
+        try await writing(caller, channelURL) { try $0.channelMetadata.remove(channelURL, key: key) }
     }
 
-    public func deleteAll(_ actor: Actor, _ channelURL: String) async throws {
-        try await writing(actor, channelURL) { try $0.channelMetadata.deleteAll(channelURL) }
+    public func deleteAll(_ caller: Caller, _ channelURL: String) async throws {
+        try await writing(caller, channelURL) { try $0.channelMetadata.deleteAll(channelURL) }
     }
 
-    private func reading<T: Sendable>(_ actor: Actor, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
+    private func reading<T: Sendable>(_ caller: Caller, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
         try await store.read { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             return try body(repositories)
         }
     }
 
     /// Writes with the channel row locked, so the key limit holds under concurrent writers.
-    private func writing(_ actor: Actor, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> Void) async throws {
+    private func writing(_ caller: Caller, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> Void) async throws {
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             try body(repositories)
         }

@@ -10,9 +10,9 @@ public struct ChannelOperatorService: Sendable {
     }
 
     /// Makes members operators; users who are not members are 400/400111.
-    public func add(_ actor: Actor, _ channelURL: String, userIDs: [String]) async throws {
+    public func add(_ caller: Caller, _ channelURL: String, userIDs: [String]) async throws {
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             let changed = Set(try repositories.groupChannelMembers.setOperator(channelURL, userIDs, true))
             let outsiders = userIDs.filter { !changed.contains($0) }
@@ -22,30 +22,30 @@ public struct ChannelOperatorService: Sendable {
         }
     }
 
-    public func remove(_ actor: Actor, _ channelURL: String, userIDs: [String]) async throws {
+    public func remove(_ caller: Caller, _ channelURL: String, userIDs: [String]) async throws {
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             try repositories.groupChannelMembers.setOperator(channelURL, userIDs, false)
         }
     }
 
     /// The operators, for anyone who may see the channel.
-    public func list(_ actor: Actor, _ channelURL: String) async throws -> [BasicUser] {
+    public func list(_ caller: Caller, _ channelURL: String) async throws -> [BasicUser] {
         try await store.read { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             return try repositories.groupChannelReader.views([channelURL], viewerID: nil)[0].channel.operators
         }
     }
 
     /// While frozen, only operators and the admin send messages.
-    public func freeze(_ actor: Actor, _ channelURL: String, _ freeze: Bool) async throws -> ChannelView {
+    public func freeze(_ caller: Caller, _ channelURL: String, _ freeze: Bool) async throws -> ChannelView {
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             try repositories.groupChannels.setFreeze(channelURL, freeze)
-            return try repositories.groupChannelReader.views([channelURL], viewerID: actor.userID)[0]
+            return try repositories.groupChannelReader.views([channelURL], viewerID: caller.userID)[0]
         }
     }
 }

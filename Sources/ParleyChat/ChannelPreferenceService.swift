@@ -13,11 +13,11 @@ public struct ChannelPreferenceService: Sendable {
 
     /// Hides the channel (or, with `hideAll`, all the user's channels) from the user's list.
     public func hide(
-        _ actor: Actor, _ channelURL: String, userID: String, allowAutoUnhide: Bool, hidePreviousMessages: Bool, hideAll: Bool
+        _ caller: Caller, _ channelURL: String, userID: String, allowAutoUnhide: Bool, hidePreviousMessages: Bool, hideAll: Bool
     ) async throws {
-        try actor.requireActingAs(userID)
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
-        try await changeOwnMemberships(actor, channelURL, userID: userID, all: hideAll) { repositories, channels in
+        try await changeOwnMemberships(caller, channelURL, userID: userID, all: hideAll) { repositories, channels in
             try repositories.groupChannelMembers.setHidden(
                 channels, userID, allowAutoUnhide ? .hiddenAllowAutoUnhide : .hiddenPreventAutoUnhide,
                 hideMessagesBefore: hidePreviousMessages ? now : nil
@@ -25,18 +25,18 @@ public struct ChannelPreferenceService: Sendable {
         }
     }
 
-    public func unhide(_ actor: Actor, _ channelURL: String, userID: String, unhideAll: Bool) async throws {
-        try actor.requireActingAs(userID)
-        try await changeOwnMemberships(actor, channelURL, userID: userID, all: unhideAll) { repositories, channels in
+    public func unhide(_ caller: Caller, _ channelURL: String, userID: String, unhideAll: Bool) async throws {
+        try caller.requireActingAs(userID)
+        try await changeOwnMemberships(caller, channelURL, userID: userID, all: unhideAll) { repositories, channels in
             try repositories.groupChannelMembers.setHidden(channels, userID, .unhidden, hideMessagesBefore: nil)
         }
     }
 
     /// The user stops seeing the messages sent before now; returns the new offset.
-    public func resetHistory(_ actor: Actor, _ channelURL: String, userID: String, resetAll: Bool) async throws -> Int64 {
-        try actor.requireActingAs(userID)
+    public func resetHistory(_ caller: Caller, _ channelURL: String, userID: String, resetAll: Bool) async throws -> Int64 {
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
-        try await changeOwnMemberships(actor, channelURL, userID: userID, all: resetAll) { repositories, channels in
+        try await changeOwnMemberships(caller, channelURL, userID: userID, all: resetAll) { repositories, channels in
             try repositories.groupChannelMembers.resetHistory(channels, userID, now: now)
         }
         return now
@@ -45,11 +45,11 @@ public struct ChannelPreferenceService: Sendable {
     /// Runs `change` on the user's membership of this channel (403 unless a member) or of all
     /// their channels.
     private func changeOwnMemberships(
-        _ actor: Actor, _ channelURL: String, userID: String, all: Bool,
+        _ caller: Caller, _ channelURL: String, userID: String, all: Bool,
         _ change: @escaping @Sendable (Repositories, [String]) throws -> Void
     ) async throws {
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             guard try repositories.groupChannelMembers.state(channelURL, userID) != nil else {
                 throw ParleyError.forbidden("\"\(userID)\" is not a member of \"\(channelURL)\".")

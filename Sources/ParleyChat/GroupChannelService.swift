@@ -17,11 +17,11 @@ public struct GroupChannelService: Sendable {
 
     /// Creates the channel, or returns the existing distinct channel of the same members
     /// (`created` false).
-    public func create(_ actor: Actor, _ request: NewGroupChannel) async throws -> (view: ChannelView, created: Bool) {
-        if let inviterID = request.inviterID { try actor.requireActingAs(inviterID) }
+    public func create(_ caller: Caller, _ request: NewGroupChannel) async throws -> (view: ChannelView, created: Bool) {
+        if let inviterID = request.inviterID { try caller.requireActingAs(inviterID) }
         if request.isDistinct && request.isSuper { throw ParleyError.invalidValue("is_distinct", "a supergroup cannot be distinct") }
         if request.isDistinct && request.isPublic { throw ParleyError.invalidValue("is_distinct", "a public channel cannot be distinct") }
-        let creatorID = actor.userID ?? request.inviterID
+        let creatorID = caller.userID ?? request.inviterID
         let memberIDs = orderedUnique([creatorID].compactMap { $0 } + request.userIDs + request.users.map(\.userID) + request.operatorIDs)
         let limit = settings.memberLimit(isSuper: request.isSuper)
         guard memberIDs.count <= limit else { throw ParleyError.tooMany("A channel may have at most \(limit) members.") }
@@ -34,10 +34,10 @@ public struct GroupChannelService: Sendable {
             createdAt: now, createdBy: creatorID,
             distinctMembers: request.isDistinct ? memberIDs.sorted().joined(separator: "\n") : nil
         )
-        let viewer = actor.userID
+        let viewer = caller.userID
         let offset = settings.chatHistory ? 0 : now
         return try await store.transaction { repositories in
-            if actor.isAdmin { try createMissingUsers(request.users, now: now, repositories) }
+            if caller.isAdmin { try createMissingUsers(request.users, now: now, repositories) }
             try requireUsersExist(memberIDs, repositories)
             let (created, url) = try repositories.groupChannels.insert(row)
             if created {
@@ -69,12 +69,12 @@ public struct GroupChannelService: Sendable {
     /// The channel as `viewerID` (or the session user) sees it, with its first members and their
     /// receipts when asked (see `embeddedMemberLimit`).
     public func get(
-        _ actor: Actor, _ channelURL: String, viewerID: String?, showMembers: Bool,
+        _ caller: Caller, _ channelURL: String, viewerID: String?, showMembers: Bool,
         showReadReceipt: Bool = false, showDeliveryReceipt: Bool = false
     ) async throws -> ChannelView {
-        let viewer = try actor.viewer(named: viewerID)
+        let viewer = try caller.viewer(named: viewerID)
         return try await store.read { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             guard let view = try repositories.groupChannelReader.views([channelURL], viewerID: viewer).first else {
                 throw ChannelAccess.notFound(channelURL)
@@ -92,10 +92,10 @@ public struct GroupChannelService: Sendable {
 
     /// Operators and the admin change the channel; turning `is_distinct` on is refused for
     /// public channels and supergroups.
-    public func update(_ actor: Actor, _ channelURL: String, _ update: GroupChannelUpdate) async throws -> ChannelView {
-        let viewer = actor.userID
+    public func update(_ caller: Caller, _ channelURL: String, _ update: GroupChannelUpdate) async throws -> ChannelView {
+        let viewer = caller.userID
         return try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             let isPublic = update.isPublic ?? context.record.isPublic
             if update.isDistinct == true && (isPublic || context.record.isSuper) {
@@ -108,9 +108,9 @@ public struct GroupChannelService: Sendable {
     }
 
     /// Operators and the admin delete the channel with everything in it.
-    public func delete(_ actor: Actor, _ channelURL: String) async throws {
+    public func delete(_ caller: Caller, _ channelURL: String) async throws {
         let fileIDs = try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             let fileIDs = try repositories.files.removeForChannel(channelURL)
             _ = try repositories.groupChannels.delete(channelURL)

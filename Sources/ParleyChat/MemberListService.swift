@@ -11,11 +11,11 @@ public struct MemberListService: Sendable {
         self.pageTokens = pageTokens
     }
 
-    public func members(_ actor: Actor, _ channelURL: String, filter: MemberFilter, limit: Int, pageToken: String?) async throws -> Page<Member> {
+    public func members(_ caller: Caller, _ channelURL: String, filter: MemberFilter, limit: Int, pageToken: String?) async throws -> Page<Member> {
         let scope = "members|\(channelURL)|\(filter.state.rawValue)|\(filter.operators.map { "\($0)" } ?? "-")|\(filter.order.rawValue)"
         let after = try pageToken.map { try pageTokens.decode($0, scope: scope) }
         let rows = try await store.read { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             return try repositories.groupChannelMembers.list(channelURL, filter, after: after, limit: limit + 1)
         }
@@ -25,9 +25,9 @@ public struct MemberListService: Sendable {
     }
 
     /// Whether `userID` is a member, and in which state.
-    public func state(_ actor: Actor, _ channelURL: String, userID: String) async throws -> MemberState? {
+    public func state(_ caller: Caller, _ channelURL: String, userID: String) async throws -> MemberState? {
         try await store.read { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             return try repositories.groupChannelMembers.state(channelURL, userID)?.state
         }

@@ -15,13 +15,13 @@ public struct MembershipService: Sendable {
 
     /// Joined members and the admin invite; invitees follow their auto-accept preference.
     /// Inviting anyone new ends the channel's distinctness.
-    public func invite(_ actor: Actor, _ channelURL: String, userIDs: [String], inviterID: String?) async throws -> ChannelView {
-        if let inviterID { try actor.requireActingAs(inviterID) }
-        let inviter = actor.userID ?? inviterID
+    public func invite(_ caller: Caller, _ channelURL: String, userIDs: [String], inviterID: String?) async throws -> ChannelView {
+        if let inviterID { try caller.requireActingAs(inviterID) }
+        let inviter = caller.userID ?? inviterID
         let now = clock.nowMillis
         let offset = settings.chatHistory ? 0 : now
         return try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireInvite(channelURL)
             try requireUsersExist(userIDs, repositories)
             let autoAccept = try repositories.invitationPreferences.autoAccept(userIDs)
@@ -35,21 +35,21 @@ public struct MembershipService: Sendable {
                 try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
                 try repositories.groupChannels.endDistinct([channelURL])
             }
-            return try repositories.groupChannelReader.views([channelURL], viewerID: actor.userID)[0]
+            return try repositories.groupChannelReader.views([channelURL], viewerID: caller.userID)[0]
         }
     }
 
     /// An invited user accepts (400111 unless invited); a channel with an access code needs it
     /// from everyone but the admin.
-    public func accept(_ actor: Actor, _ channelURL: String, userID: String, accessCode: String?) async throws -> ChannelView {
-        try actor.requireActingAs(userID)
+    public func accept(_ caller: Caller, _ channelURL: String, userID: String, accessCode: String?) async throws -> ChannelView {
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
         let offset = settings.chatHistory ? 0 : now
         return try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
             try requireInvited(channelURL, userID, repositories)
-            try requireAccessCode(context, accessCode, actor)
+            try requireAccessCode(context, accessCode, caller)
             try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
             try repositories.groupChannels.refreshCounts([channelURL])
             return try repositories.groupChannelReader.views([channelURL], viewerID: userID)[0]
@@ -58,10 +58,10 @@ public struct MembershipService: Sendable {
 
     /// An invited user declines (400111 unless invited); the member set changes, so a distinct
     /// channel stops being distinct.
-    public func decline(_ actor: Actor, _ channelURL: String, userID: String) async throws {
-        try actor.requireActingAs(userID)
+    public func decline(_ caller: Caller, _ channelURL: String, userID: String) async throws {
+        try caller.requireActingAs(userID)
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
             try requireInvited(channelURL, userID, repositories)
             try repositories.groupChannelMembers.remove(channelURL, [userID])
@@ -72,15 +72,15 @@ public struct MembershipService: Sendable {
 
     /// Joins a public channel (private: 403), with its access code unless the admin acts.
     /// Joining again is harmless; an invitation is accepted by joining.
-    public func join(_ actor: Actor, _ channelURL: String, userID: String, accessCode: String?) async throws -> ChannelView {
-        try actor.requireActingAs(userID)
+    public func join(_ caller: Caller, _ channelURL: String, userID: String, accessCode: String?) async throws -> ChannelView {
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
         let offset = settings.chatHistory ? 0 : now
         return try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
             guard context.record.isPublic else { throw ParleyError.forbidden("Only public channels can be joined; ask for an invitation.") }
-            try requireAccessCode(context, accessCode, actor)
+            try requireAccessCode(context, accessCode, caller)
             try requireUsersExist([userID], repositories)
             switch try repositories.groupChannelMembers.state(channelURL, userID)?.state {
             case .joined: break
@@ -98,10 +98,10 @@ public struct MembershipService: Sendable {
 
     /// The users leave this channel, or with `leaveAll` every channel they are in. A member
     /// leaving ends distinctness; an empty channel stays until the admin deletes it.
-    public func leave(_ actor: Actor, _ channelURL: String, userIDs: [String], leaveAll: Bool) async throws {
-        for userID in userIDs { try actor.requireActingAs(userID) }
+    public func leave(_ caller: Caller, _ channelURL: String, userIDs: [String], leaveAll: Bool) async throws {
+        for userID in userIDs { try caller.requireActingAs(userID) }
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories)
+            let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
             for userID in userIDs {
                 try repositories.groupChannelMembers.leave(userID, channelURLs: leaveAll ? nil : [channelURL])
@@ -115,8 +115,8 @@ public struct MembershipService: Sendable {
         }
     }
 
-    private func requireAccessCode(_ context: ChannelContext, _ accessCode: String?, _ actor: Actor) throws {
-        guard let hash = context.record.accessCodeHash, !actor.isAdmin else { return }
+    private func requireAccessCode(_ context: ChannelContext, _ accessCode: String?, _ caller: Caller) throws {
+        guard let hash = context.record.accessCodeHash, !caller.isAdmin else { return }
         guard SecretHashing.accessCodeMatches(accessCode, hash: hash) else {
             throw ParleyError.forbidden("The access code is missing or wrong.")
         }

@@ -21,12 +21,12 @@ public struct MessageService: Sendable {
 
     /// Sends a message; `created` is false when a retry with the same `dedup_id` found the
     /// message the first attempt made.
-    public func send(_ actor: Actor, _ channelURL: String, _ new: NewMessage) async throws -> (message: Message, created: Bool) {
-        if new.type == .admin { try actor.requireAdmin() }
-        if let senderID = new.senderID { try actor.requireActingAs(senderID) }
+    public func send(_ caller: Caller, _ channelURL: String, _ new: NewMessage) async throws -> (message: Message, created: Bool) {
+        if new.type == .admin { try caller.requireAdmin() }
+        if let senderID = new.senderID { try caller.requireActingAs(senderID) }
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            let (record, member) = try Self.authorizeSend(actor, channelURL, senderID: new.senderID, repositories)
+            let (record, member) = try Self.authorizeSend(caller, channelURL, senderID: new.senderID, repositories)
             let sender = member?.user
             let isOperator = member?.isOperator ?? false
             if !record.isEphemeral, let dedupID = new.dedupID, let senderID = new.senderID,
@@ -37,7 +37,7 @@ public struct MessageService: Sendable {
                 return (existing, false)
             }
             // Retries found above do not count; the admin is exempt.
-            if let senderID = new.senderID, !actor.isAdmin, settings.limits.messagesPerSecond > 0,
+            if let senderID = new.senderID, !caller.isAdmin, settings.limits.messagesPerSecond > 0,
                try repositories.sendRates.record(channelURL, senderID, now: now) > settings.limits.messagesPerSecond {
                 throw ParleyError.rateLimited(retryAfter: 1)
             }
@@ -55,61 +55,61 @@ public struct MessageService: Sendable {
 
     /// Whether `senderID` may send to the channel now, checked before a long upload is read, so
     /// that a refused sender does not first transfer the whole file. `send` checks again.
-    public func authorizeUpload(_ actor: Actor, _ channelURL: String, senderID: String) async throws {
-        try actor.requireActingAs(senderID)
-        _ = try await store.read { try Self.authorizeSend(actor, channelURL, senderID: senderID, $0) }
+    public func authorizeUpload(_ caller: Caller, _ channelURL: String, senderID: String) async throws {
+        try caller.requireActingAs(senderID)
+        _ = try await store.read { try Self.authorizeSend(caller, channelURL, senderID: senderID, $0) }
     }
 
     /// The channel and the sender's membership, read once (the send path is the hottest write),
     /// if the sender may send: 404 for a channel they cannot see, 403 when not joined or frozen.
     private static func authorizeSend(
-        _ actor: Actor, _ channelURL: String, senderID: String?, _ repositories: Repositories
+        _ caller: Caller, _ channelURL: String, senderID: String?, _ repositories: Repositories
     ) throws -> (GroupChannelRecord, (state: MemberState, isOperator: Bool, user: BasicUser)?) {
         guard let record = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
         let member = try senderID.flatMap { try repositories.groupChannelMembers.sender(channelURL, $0) }
-        let access = ChannelAccess(actor: actor, isPublic: record.isPublic, state: member?.state, isOperator: member?.isOperator ?? false)
+        let access = ChannelAccess(caller: caller, isPublic: record.isPublic, state: member?.state, isOperator: member?.isOperator ?? false)
         try access.requireView(channelURL)
         if let senderID, member?.state != .joined {
             throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
         }
-        if record.freeze && !actor.isAdmin && !(member?.isOperator ?? false) {
+        if record.freeze && !caller.isAdmin && !(member?.isOperator ?? false) {
             throw ParleyError(status: 403, code: 900050, message: "The channel is frozen.")
         }
         return (record, member)
     }
 
     /// A history window as `viewerID` (the session user, or the user the admin names) may see it.
-    public func history(_ actor: Actor, _ channelURL: String, _ query: HistoryQuery, viewerID: String?) async throws -> [Message] {
-        if query.includeRemoved { try actor.requireAdmin() }
-        let viewer = try actor.viewer(named: viewerID)
+    public func history(_ caller: Caller, _ channelURL: String, _ query: HistoryQuery, viewerID: String?) async throws -> [Message] {
+        if query.includeRemoved { try caller.requireAdmin() }
+        let viewer = try caller.viewer(named: viewerID)
         return try await store.read { repositories in
-            let visibleFrom = try Self.visibleFrom(channelURL, actor, viewer, repositories)
+            let visibleFrom = try Self.visibleFrom(channelURL, caller, viewer, repositories)
             return try repositories.messages.history(channelURL, query, visibleFrom: visibleFrom)
         }
     }
 
-    public func totalCount(_ actor: Actor, _ channelURL: String, viewerID: String?) async throws -> Int {
-        let viewer = try actor.viewer(named: viewerID)
+    public func totalCount(_ caller: Caller, _ channelURL: String, viewerID: String?) async throws -> Int {
+        let viewer = try caller.viewer(named: viewerID)
         return try await store.read { repositories in
-            try repositories.messages.count(channelURL, visibleFrom: try Self.visibleFrom(channelURL, actor, viewer, repositories))
+            try repositories.messages.count(channelURL, visibleFrom: try Self.visibleFrom(channelURL, caller, viewer, repositories))
         }
     }
 
-    public func get(_ actor: Actor, _ channelURL: String, _ messageID: Int64) async throws -> Message {
+    public func get(_ caller: Caller, _ channelURL: String, _ messageID: Int64) async throws -> Message {
         try await store.read { repositories in
-            let visibleFrom = try Self.visibleFrom(channelURL, actor, actor.userID, repositories)
+            let visibleFrom = try Self.visibleFrom(channelURL, caller, caller.userID, repositories)
             guard let message = try repositories.messages.find(channelURL, messageID),
-                  actor.isAdmin || (!message.isRemoved && message.createdAt >= visibleFrom)
+                  caller.isAdmin || (!message.isRemoved && message.createdAt >= visibleFrom)
             else { throw Self.notFound(messageID) }
             return message
         }
     }
 
     /// The sender, the channel's operators and the admin edit; `updated_at` records when.
-    public func update(_ actor: Actor, _ channelURL: String, _ messageID: Int64, _ update: MessageUpdate) async throws -> Message {
+    public func update(_ caller: Caller, _ channelURL: String, _ messageID: Int64, _ update: MessageUpdate) async throws -> Message {
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            _ = try Self.editable(channelURL, messageID, actor, repositories)
+            _ = try Self.editable(channelURL, messageID, caller, repositories)
             try repositories.messages.update(messageID, update, now: now)
             return try repositories.messages.find(channelURL, messageID)!
         }
@@ -117,23 +117,23 @@ public struct MessageService: Sendable {
 
     /// The sender, the channel's operators and the admin delete (soft: the content goes, and
     /// an uploaded file's bytes once the removal has committed).
-    public func delete(_ actor: Actor, _ channelURL: String, _ messageID: Int64) async throws {
+    public func delete(_ caller: Caller, _ channelURL: String, _ messageID: Int64) async throws {
         let now = clock.nowMillis
         let fileIDs = try await store.transaction { repositories in
-            _ = try Self.editable(channelURL, messageID, actor, repositories)
+            _ = try Self.editable(channelURL, messageID, caller, repositories)
             return try repositories.messages.remove(messageID, now: now)
         }
         if !fileIDs.isEmpty { await fileRemover.removeStoredFiles(fileIDs) }
     }
 
-    /// The message, if the actor may change it: 404 when unseen or removed, 403 for other members.
-    static func editable(_ channelURL: String, _ messageID: Int64, _ actor: Actor, _ repositories: Repositories) throws -> Message {
-        let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+    /// The message, if the caller may change it: 404 when unseen or removed, 403 for other members.
+    static func editable(_ channelURL: String, _ messageID: Int64, _ caller: Caller, _ repositories: Repositories) throws -> Message {
+        let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
         guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
             throw notFound(messageID)
         }
-        let isSender = message.sender != nil && message.sender?.userID == actor.userID
+        let isSender = message.sender != nil && message.sender?.userID == caller.userID
         guard isSender || context.access.canManage else {
             throw ParleyError.forbidden("Only the sender and operators may change this message.")
         }
@@ -142,10 +142,10 @@ public struct MessageService: Sendable {
 
     /// The earliest message time the viewer may see: session users must be joined members;
     /// reset history, hidden previous messages and the chat-history option move it forward.
-    private static func visibleFrom(_ channelURL: String, _ actor: Actor, _ viewer: String?, _ repositories: Repositories) throws -> Int64 {
-        let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+    private static func visibleFrom(_ channelURL: String, _ caller: Caller, _ viewer: String?, _ repositories: Repositories) throws -> Int64 {
+        let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
-        if !actor.isAdmin && context.access.state != .joined {
+        if !caller.isAdmin && context.access.state != .joined {
             throw ParleyError.forbidden("Only joined members read the messages of \"\(channelURL)\".")
         }
         // Only the offsets: the full membership (inviter, unread counts) is not needed here.

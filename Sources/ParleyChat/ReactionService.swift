@@ -13,30 +13,30 @@ public struct ReactionService: Sendable {
         self.clock = clock
     }
 
-    public func add(_ actor: Actor, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws -> Int64 {
-        try actor.requireActingAs(userID)
+    public func add(_ caller: Caller, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws -> Int64 {
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            try Self.requireReactable(channelURL, messageID, userID: userID, actor, repositories)
+            try Self.requireReactable(channelURL, messageID, userID: userID, caller, repositories)
             return try repositories.reactions.add(messageID, reaction: reaction, userID: userID, now: now)
         }
     }
 
-    public func remove(_ actor: Actor, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws {
-        try actor.requireActingAs(userID)
+    public func remove(_ caller: Caller, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws {
+        try caller.requireActingAs(userID)
         try await store.transaction { repositories in
-            try Self.requireReactable(channelURL, messageID, userID: userID, actor, repositories)
+            try Self.requireReactable(channelURL, messageID, userID: userID, caller, repositories)
             guard try repositories.reactions.remove(messageID, reaction: reaction, userID: userID) else {
                 throw ParleyError.notFound("\"\(userID)\" has no reaction \"\(reaction)\" on message \(messageID).")
             }
         }
     }
 
-    public func list(_ actor: Actor, _ channelURL: String, _ messageID: Int64) async throws -> [Reaction] {
+    public func list(_ caller: Caller, _ channelURL: String, _ messageID: Int64) async throws -> [Reaction] {
         try await store.read { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
-            guard actor.isAdmin || context.access.state == .joined else { throw ParleyError.forbidden("Only members see reactions.") }
+            guard caller.isAdmin || context.access.state == .joined else { throw ParleyError.forbidden("Only members see reactions.") }
             guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
                 throw MessageService.notFound(messageID)
             }
@@ -45,8 +45,8 @@ public struct ReactionService: Sendable {
     }
 
     /// The channel is visible, the message exists, and the reacting user is a joined member.
-    private static func requireReactable(_ channelURL: String, _ messageID: Int64, userID: String, _ actor: Actor, _ repositories: Repositories) throws {
-        let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+    private static func requireReactable(_ channelURL: String, _ messageID: Int64, userID: String, _ caller: Caller, _ repositories: Repositories) throws {
+        let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
         guard try repositories.groupChannelMembers.state(channelURL, userID)?.state == .joined else {
             throw ParleyError.forbidden("\"\(userID)\" is not a joined member of \"\(channelURL)\".")

@@ -12,11 +12,11 @@ public struct ReceiptService: Sendable {
     }
 
     /// Marks the channel read for the user up to `timestamp` (everything when nil).
-    public func markAsRead(_ actor: Actor, _ channelURL: String, userID: String, timestamp: Int64?) async throws {
-        try actor.requireActingAs(userID)
+    public func markAsRead(_ caller: Caller, _ channelURL: String, userID: String, timestamp: Int64?) async throws {
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             guard try repositories.receipts.markRead(channelURL, userID, timestamp: timestamp, now: now) else {
                 throw Self.notMember(userID, channelURL)
@@ -24,11 +24,11 @@ public struct ReceiptService: Sendable {
         }
     }
 
-    public func markAsDelivered(_ actor: Actor, _ channelURL: String, userID: String) async throws -> Int64 {
-        try actor.requireActingAs(userID)
+    public func markAsDelivered(_ caller: Caller, _ channelURL: String, userID: String) async throws -> Int64 {
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             guard let ts = try repositories.receipts.markDelivered(channelURL, userID, now: now) else { throw Self.notMember(userID, channelURL) }
             return ts
@@ -36,24 +36,24 @@ public struct ReceiptService: Sendable {
     }
 
     /// Unread counts of members in one channel: the admin asks for anyone, a user for themself.
-    public func unreadCounts(_ actor: Actor, _ channelURL: String, userIDs: [String]) async throws -> [String: Int] {
-        for userID in userIDs { try actor.requireActingAs(userID) }
+    public func unreadCounts(_ caller: Caller, _ channelURL: String, userIDs: [String]) async throws -> [String: Int] {
+        for userID in userIDs { try caller.requireActingAs(userID) }
         return try await store.read { repositories in
-            let context = try ChannelContext.load(channelURL, actor, repositories, forUpdate: false)
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             return try repositories.receipts.unreadCounts(channelURL, userIDs)
         }
     }
 
-    public func markAllAsRead(_ actor: Actor, userID: String, channelURLs: [String]?) async throws {
-        try actor.requireActingAs(userID)
+    public func markAllAsRead(_ caller: Caller, userID: String, channelURLs: [String]?) async throws {
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
         try await store.transaction { try $0.receipts.markAllRead(userID, channelURLs: channelURLs, now: now) }
     }
 
     /// The user's unread messages and unread channels over their joined channels.
-    public func userUnread(_ actor: Actor, userID: String, customTypes: [String]?, superMode: TriStateMode) async throws -> (messages: Int, channels: Int) {
-        try actor.requireActingAs(userID)
+    public func userUnread(_ caller: Caller, userID: String, customTypes: [String]?, superMode: TriStateMode) async throws -> (messages: Int, channels: Int) {
+        try caller.requireActingAs(userID)
         return try await store.read { try $0.receipts.userUnread(userID, customTypes: customTypes, superMode: superMode) }
     }
 

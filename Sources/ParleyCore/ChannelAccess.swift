@@ -2,24 +2,24 @@ import Foundation
 
 /// Who may see and change a group channel (API.md §1.7, §3): the rules, apart from any storage.
 public struct ChannelAccess: Sendable {
-    public let actor: Actor
+    public let caller: Caller
     public let isPublic: Bool
-    /// The acting user's membership state, when the actor is a user and a member.
+    /// The acting user's membership state, when the caller is a user and a member.
     public let state: MemberState?
     public let isOperator: Bool
 
-    public init(actor: Actor, isPublic: Bool, state: MemberState?, isOperator: Bool) {
-        self.actor = actor
+    public init(caller: Caller, isPublic: Bool, state: MemberState?, isOperator: Bool) {
+        self.caller = caller
         self.isPublic = isPublic
         self.state = state
         self.isOperator = isOperator
     }
 
     /// The admin, any member (joined or invited), and everyone for a public channel.
-    public var canView: Bool { actor.isAdmin || isPublic || state != nil }
+    public var canView: Bool { caller.isAdmin || isPublic || state != nil }
 
     /// Change, freeze, delete, operators, metadata writes: the admin and joined operators.
-    public var canManage: Bool { actor.isAdmin || (state == .joined && isOperator) }
+    public var canManage: Bool { caller.isAdmin || (state == .joined && isOperator) }
 
     /// 404 for a channel the caller may not see, so that private channels do not leak.
     public func requireView(_ channelURL: String) throws {
@@ -35,7 +35,7 @@ public struct ChannelAccess: Sendable {
     /// Inviting needs the admin or a joined member.
     public func requireInvite(_ channelURL: String) throws {
         try requireView(channelURL)
-        guard actor.isAdmin || state == .joined else { throw ParleyError.forbidden("Only members may invite to \"\(channelURL)\".") }
+        guard caller.isAdmin || state == .joined else { throw ParleyError.forbidden("Only members may invite to \"\(channelURL)\".") }
     }
 
     public static func notFound(_ channelURL: String) -> ParleyError {

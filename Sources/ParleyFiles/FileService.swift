@@ -67,8 +67,8 @@ public struct FileService: Sendable, StoredFileRemover {
     }
 
     /// `POST /v3/users/{user_id}/file_auth_key`: a key for the user (the user or the admin).
-    public func issueAuthKey(_ actor: Actor, userID: String) async throws -> (auth: String, expiresAt: Int64) {
-        try actor.requireActingAs(userID)
+    public func issueAuthKey(_ caller: Caller, userID: String) async throws -> (auth: String, expiresAt: Int64) {
+        try caller.requireActingAs(userID)
         guard try await store.fetch(UserRepository.lookup(userID)) != nil else {
             throw ParleyError.notFound("User \"\(userID)\" not found.")
         }

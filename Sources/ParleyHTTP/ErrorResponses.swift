@@ -10,7 +10,6 @@ import ParleyCore
 /// answered 500 without details.
 struct ErrorResponses: Sendable {
     typealias Context = ParleyRequestContext
-    let routes: RouteTable
     let maxBodyBytes: Int
 
     /// The response for anything a handler or middleware threw.
@@ -19,12 +18,7 @@ struct ErrorResponses: Sendable {
             return Self.response(for: error)
         }
         if let error = error as? HTTPError {
-            var response = Self.response(for: translate(error, request: request, context: context))
-            if response.status == .methodNotAllowed {
-                // RFC 9110: a 405 lists the methods the resource does support.
-                response.headers[.allow] = routes.allowedMethods(for: request.uri.path).joined(separator: ", ")
-            }
-            return response
+            return Self.response(for: translate(error, context: context))
         }
         if let error = error as? any HTTPResponseError, error.status == .contentTooLarge {
             return Self.response(for: .bodyTooLarge(max: maxBodyBytes))
@@ -33,10 +27,10 @@ struct ErrorResponses: Sendable {
         return Self.response(for: .internalError)
     }
 
-    private func translate(_ error: HTTPError, request: Request, context: Context) -> ParleyError {
+    private func translate(_ error: HTTPError, context: Context) -> ParleyError {
         switch error.status {
         case .notFound where context.coreContext.endpointPath.value == "NotFound":
-            return routes.allowedMethods(for: request.uri.path).isEmpty ? .routeNotFound : .methodNotAllowed
+            return .routeNotFound
         case .contentTooLarge:
             return .bodyTooLarge(max: maxBodyBytes)
         case .unauthorized:
@@ -50,6 +44,13 @@ struct ErrorResponses: Sendable {
             }
             return .invalidValue("request", error.body ?? error.status.reasonPhrase)
         }
+    }
+
+    /// 405 for a known path asked with another method; RFC 9110 has it list the path's methods.
+    static func methodNotAllowed(allow: String) -> Response {
+        var response = response(for: .methodNotAllowed)
+        response.headers[.allow] = allow
+        return response
     }
 
     static func response(for error: ParleyError) -> Response {

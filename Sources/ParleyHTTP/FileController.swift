@@ -11,21 +11,23 @@ struct FileController {
     let files: FileService
     let authenticator: Authenticator
 
-    /// Behind the authentication middleware.
-    var authenticatedEndpoints: [Endpoint] {
-        [Endpoint(.post, "/v3/users/{user_id}/file_auth_key", issueKey)]
+    /// The authenticated routes under `/v3`.
+    var routes: RouteCollection<CallerContext> {
+        let routes = RouteCollection(context: CallerContext.self)
+        routes.post("users/{user_id}/file_auth_key", use: issueKey)
+        return routes
     }
 
-    /// Outside it: they take `?auth=`.
-    var downloadEndpoints: [Endpoint] {
-        [
-            Endpoint(.get, "/v3/files/{file_id}", download),
-            Endpoint(.get, "/v3/files/{file_id}/thumbnails/{n}", download),
-        ]
+    /// The downloads under `/v3`, outside the authentication middleware: they take `?auth=`.
+    var downloadRoutes: RouteCollection<ParleyRequestContext> {
+        let routes = RouteCollection(context: ParleyRequestContext.self)
+        routes.get("files/{file_id}", use: download)
+        routes.get("files/{file_id}/thumbnails/{n}", use: download)
+        return routes
     }
 
-    @Sendable func issueKey(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let key = try await files.issueAuthKey(try context.requireActor(), userID: try context.pathParameter("user_id"))
+    @Sendable func issueKey(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let key = try await files.issueAuthKey(context.caller, userID: try context.pathParameter("user_id"))
         return JSONResponse.make(FileAuthKeyDTO(auth: key.auth, expiresAt: key.expiresAt))
     }
 

@@ -54,8 +54,8 @@ struct FileLinkIssuer: Sendable {
         self.adminLinks = FileLinks(baseURL: baseURL, keys: nil, userID: nil, now: 0)
     }
 
-    func links(for actor: Actor) -> FileLinks {
-        guard let userID = actor.userID else { return adminLinks }
+    func links(for caller: Caller) -> FileLinks {
+        guard let userID = caller.userID else { return adminLinks }
         return FileLinks(baseURL: baseURL, keys: keys, userID: userID, now: clock.nowMillis)
     }
 }

@@ -13,11 +13,11 @@ struct FileMessageInput {
         var requireAuth: Bool
     }
 
-    func parse(_ fields: [String: String], actor: Actor) throws -> Parsed {
+    func parse(_ fields: [String: String], caller: Caller) throws -> Parsed {
         if let type = fields["message_type"], type != MessageType.file.rawValue {
             throw ParleyError.invalidValue("message_type", "an upload is a FILE message")
         }
-        guard let senderID = try fields["user_id"].map({ try Validation.userID($0) }) ?? actor.userID else {
+        guard let senderID = try fields["user_id"].map({ try Validation.userID($0) }) ?? caller.userID else {
             throw ParleyError.missing("user_id")
         }
         let message = NewMessage(

@@ -8,18 +8,19 @@ struct GroupChannelController {
     let lists: ChannelListService
     let limits: Limits
 
-    var endpoints: [Endpoint] {
-        [
-            Endpoint(.post, "/v3/group_channels", create),
-            Endpoint(.get, "/v3/group_channels", list),
-            Endpoint(.get, "/v3/group_channels/{channel_url}", get),
-            Endpoint(.put, "/v3/group_channels/{channel_url}", update),
-            Endpoint(.delete, "/v3/group_channels/{channel_url}", delete),
-        ]
+    /// The routes under `/v3`.
+    var routes: RouteCollection<CallerContext> {
+        let routes = RouteCollection(context: CallerContext.self)
+        routes.post("group_channels", use: create)
+        routes.get("group_channels", use: list)
+        routes.get("group_channels/{channel_url}", use: get)
+        routes.put("group_channels/{channel_url}", use: update)
+        routes.delete("group_channels/{channel_url}", use: delete)
+        return routes
     }
 
-    @Sendable func create(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let actor = try context.requireActor()
+    @Sendable func create(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let caller = context.caller
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
         let users = try (body.objectList("users") ?? []).map { user in
             NewChannelUser(
@@ -44,24 +45,24 @@ struct GroupChannelController {
             operatorIDs: try Validation.userIDs(try body.stringList("operator_ids") ?? [], field: "operator_ids"),
             inviterID: try body.string("inviter_id").map { try Validation.userID($0, field: "inviter_id") }
         )
-        let (view, created) = try await channels.create(actor, request)
+        let (view, created) = try await channels.create(caller, request)
         return JSONResponse.make(dto(view), status: created ? .created : .ok)
     }
 
-    @Sendable func list(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
         let (limit, token) = try query.page()
         let page = try await lists.channels(
-            try context.requireActor(), viewerID: try query.userID(),
+            context.caller, viewerID: try query.userID(),
             filter: try query.channelFilter(defaultHiddenMode: .all), limit: limit, pageToken: token
         )
         return JSONResponse.make(ListDTO(key: "channels", items: page.items.map(dto), next: page.next))
     }
 
-    @Sendable func get(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
         let view = try await channels.get(
-            try context.requireActor(), try context.pathParameter("channel_url"),
+            context.caller, try context.pathParameter("channel_url"),
             viewerID: try query.userID(), showMembers: try query.bool("show_member", default: false),
             showReadReceipt: try query.bool("show_read_receipt", default: false),
             showDeliveryReceipt: try query.bool("show_delivery_receipt", default: false)
@@ -69,7 +70,7 @@ struct GroupChannelController {
         return JSONResponse.make(dto(view))
     }
 
-    @Sendable func update(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, _ context: CallerContext) async throws -> Response {
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
         let update = GroupChannelUpdate(
             name: try body.string("name").map { try Validation.text($0, field: "name", max: Validation.maxChannelNameLength) },
@@ -80,12 +81,12 @@ struct GroupChannelController {
             isDistinct: try body.bool("is_distinct"),
             accessCode: try body.string("access_code").map { try Validation.text($0, field: "access_code", max: Validation.maxAccessCodeLength) }
         )
-        let view = try await channels.update(try context.requireActor(), try context.pathParameter("channel_url"), update)
+        let view = try await channels.update(context.caller, try context.pathParameter("channel_url"), update)
         return JSONResponse.make(dto(view))
     }
 
-    @Sendable func delete(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        try await channels.delete(try context.requireActor(), try context.pathParameter("channel_url"))
+    @Sendable func delete(_ request: Request, _ context: CallerContext) async throws -> Response {
+        try await channels.delete(context.caller, try context.pathParameter("channel_url"))
         return JSONResponse.empty()
     }
 

@@ -5,16 +5,16 @@ import ParleyContainer
 struct HealthController {
     let readiness: ReadinessProbe
 
-    var endpoints: [Endpoint] {
-        [
-            Endpoint(.get, "/health") { _, _ in
-                Response(status: .ok, headers: [.contentType: JSONResponse.contentType], body: ResponseBody(byteBuffer: Self.ok))
-            },
-            Endpoint(.get, "/ready") { [readiness] _, _ in
-                let ready = await readiness.isReady()
-                return ready ? JSONResponse.make(["status": "ready"]) : ErrorResponses.response(for: .unavailable)
-            },
-        ]
+    var routes: RouteCollection<ParleyRequestContext> {
+        let routes = RouteCollection(context: ParleyRequestContext.self)
+        routes.get("health") { _, _ in
+            Response(status: .ok, headers: [.contentType: JSONResponse.contentType], body: ResponseBody(byteBuffer: Self.ok))
+        }
+        routes.get("ready") { [readiness] _, _ in
+            let ready = await readiness.isReady()
+            return ready ? JSONResponse.make(["status": "ready"]) : ErrorResponses.response(for: .unavailable)
+        }
+        return routes
     }
 
     private static let ok = ByteBuffer(string: #"{"status":"ok"}"#)

@@ -9,61 +9,62 @@ struct MembershipController {
     let channelDTO: @Sendable (ChannelView) -> ChannelDTO
     let maxBodyBytes: Int
 
-    var endpoints: [Endpoint] {
-        [
-            Endpoint(.post, "/v3/group_channels/{channel_url}/invite", invite),
-            Endpoint(.put, "/v3/group_channels/{channel_url}/accept", accept),
-            Endpoint(.put, "/v3/group_channels/{channel_url}/decline", decline),
-            Endpoint(.put, "/v3/group_channels/{channel_url}/join", join),
-            Endpoint(.put, "/v3/group_channels/{channel_url}/leave", leave),
-            Endpoint(.get, "/v3/group_channels/{channel_url}/members", members),
-            Endpoint(.get, "/v3/group_channels/{channel_url}/members/{user_id}", member),
-        ]
+    /// The routes under `/v3`.
+    var routes: RouteCollection<CallerContext> {
+        let routes = RouteCollection(context: CallerContext.self)
+        routes.post("group_channels/{channel_url}/invite", use: invite)
+        routes.put("group_channels/{channel_url}/accept", use: accept)
+        routes.put("group_channels/{channel_url}/decline", use: decline)
+        routes.put("group_channels/{channel_url}/join", use: join)
+        routes.put("group_channels/{channel_url}/leave", use: leave)
+        routes.get("group_channels/{channel_url}/members", use: members)
+        routes.get("group_channels/{channel_url}/members/{user_id}", use: member)
+        return routes
     }
 
-    @Sendable func invite(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func invite(_ request: Request, _ context: CallerContext) async throws -> Response {
         let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
         guard let userIDs = try body.stringList("user_ids") else { throw ParleyError.missing("user_ids") }
         let view = try await memberships.invite(
-            try context.requireActor(), try context.pathParameter("channel_url"),
+            context.caller, try context.pathParameter("channel_url"),
             userIDs: try Validation.userIDs(userIDs, field: "user_ids"),
             inviterID: try body.string("inviter_id").map { try Validation.userID($0, field: "inviter_id") }
         )
         return JSONResponse.make(channelDTO(view))
     }
 
-    @Sendable func accept(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func accept(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        let view = try await memberships.accept(action.actor, action.channelURL, userID: action.userID, accessCode: try action.body.string("access_code"))
+        let view = try await memberships.accept(action.caller, action.channelURL, userID: action.userID, accessCode: try action.body.string("access_code"))
         return JSONResponse.make(channelDTO(view))
     }
 
-    @Sendable func decline(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func decline(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        try await memberships.decline(action.actor, action.channelURL, userID: action.userID)
+        try await memberships.decline(action.caller, action.channelURL, userID: action.userID)
         return JSONResponse.empty()
     }
 
-    @Sendable func join(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func join(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        let view = try await memberships.join(action.actor, action.channelURL, userID: action.userID, accessCode: try action.body.string("access_code"))
+        let view = try await memberships.join(action.caller, action.channelURL, userID: action.userID, accessCode: try action.body.string("access_code"))
         return JSONResponse.make(channelDTO(view))
     }
 
-    @Sendable func leave(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let actor = try context.requireActor()
+    @Sendable func leave(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let caller = context.caller
         let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
         var userIDs = try body.stringList("user_ids") ?? []
-        if userIDs.isEmpty, let own = actor.userID { userIDs = [own] }
+        if userIDs.isEmpty, let own = caller.userID { userIDs = [own] }
         guard !userIDs.isEmpty else { throw ParleyError.missing("user_ids") }
         try await memberships.leave(
-            actor, try context.pathParameter("channel_url"), userIDs: try Validation.userIDs(userIDs, field: "user_ids"),
+            caller, try context.pathParameter("channel_url"), userIDs: try Validation.userIDs(userIDs, field: "user_ids"),
             leaveAll: try body.bool("should_leave_all") ?? false
         )
         return JSONResponse.empty()
     }
 
-    @Sendable func members(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func members(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
         let (limit, token) = try query.page()
         var filter = MemberFilter()
@@ -81,15 +82,15 @@ struct MembershipController {
         }
         filter.order = try query.choice("order", default: MemberOrder.memberNicknameAlphabetical)
         let page = try await memberLists.members(
-            try context.requireActor(), try context.pathParameter("channel_url"), filter: filter, limit: limit, pageToken: token
+            context.caller, try context.pathParameter("channel_url"), filter: filter, limit: limit, pageToken: token
         )
         let items = muted == "muted" ? [] : page.items
         return JSONResponse.make(ListDTO(key: "members", items: items.map(MemberDTO.init), next: muted == "muted" ? "" : page.next))
     }
 
-    @Sendable func member(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func member(_ request: Request, _ context: CallerContext) async throws -> Response {
         let state = try await memberLists.state(
-            try context.requireActor(), try context.pathParameter("channel_url"), userID: try context.pathParameter("user_id")
+            context.caller, try context.pathParameter("channel_url"), userID: try context.pathParameter("user_id")
         )
         return JSONResponse.make(MemberCheckDTO(state: state))
     }

@@ -10,40 +10,41 @@ struct MessageController {
     let limits: Limits
     let clock: Clock
 
-    var endpoints: [Endpoint] {
-        let base = "/v3/group_channels/{channel_url}/messages"
-        return [
-            Endpoint(.post, base, send),
-            Endpoint(.get, base, history),
-            Endpoint(.get, base + "/total_count", totalCount),
-            Endpoint(.get, base + "/{message_id}", get),
-            Endpoint(.put, base + "/{message_id}", update),
-            Endpoint(.delete, base + "/{message_id}", delete),
-        ]
+    /// The routes under `/v3`.
+    var routes: RouteCollection<CallerContext> {
+        let routes = RouteCollection(context: CallerContext.self)
+        let base = "group_channels/{channel_url}/messages"
+        routes.post(RouterPath(base), use: send)
+        routes.get(RouterPath(base), use: history)
+        routes.get(RouterPath(base + "/total_count"), use: totalCount)
+        routes.get(RouterPath(base + "/{message_id}"), use: get)
+        routes.put(RouterPath(base + "/{message_id}"), use: update)
+        routes.delete(RouterPath(base + "/{message_id}"), use: delete)
+        return routes
     }
 
-    @Sendable func send(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let actor = try context.requireActor()
+    @Sendable func send(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let caller = context.caller
         if let boundary = request.headers[.contentType].flatMap(MultipartFormReader.boundary) {
-            return try await sendUpload(request, actor, try context.pathParameter("channel_url"), boundary: boundary)
+            return try await sendUpload(request, caller, try context.pathParameter("channel_url"), boundary: boundary)
         }
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
-        let new = try MessageInput(limits: limits).newMessage(body, actor: actor)
-        let (message, created) = try await messages.send(actor, try context.pathParameter("channel_url"), new)
+        let new = try MessageInput(limits: limits).newMessage(body, caller: caller)
+        let (message, created) = try await messages.send(caller, try context.pathParameter("channel_url"), new)
         return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
     }
 
     /// A file upload: streamed to storage, thumbnailed, then sent as a FILE message. A file that
     /// does not end up in a message is deleted.
-    private func sendUpload(_ request: Request, _ actor: Actor, _ channelURL: String, boundary: String) async throws -> Response {
+    private func sendUpload(_ request: Request, _ caller: Caller, _ channelURL: String, boundary: String) async throws -> Response {
         // A session user sends as themself: refuse them before reading the file, not after.
-        if let userID = actor.userID { try await messages.authorizeUpload(actor, channelURL, senderID: userID) }
+        if let userID = caller.userID { try await messages.authorizeUpload(caller, channelURL, senderID: userID) }
         let form = try await MultipartFormReader(files: files, maxFieldBytes: limits.dataBytes + 1).read(request, boundary: boundary)
         guard let upload = form.upload else { throw ParleyError.missing("file") }
         let input: FileMessageInput.Parsed
         let fileName: String
         do {
-            input = try FileMessageInput(limits: limits).parse(form.fields, actor: actor)
+            input = try FileMessageInput(limits: limits).parse(form.fields, caller: caller)
             fileName = try input.fileName ?? form.fileName.map { try Validation.fileName($0, field: "file") } ?? "file"
         } catch {
             upload.abort()
@@ -62,7 +63,7 @@ struct MessageController {
             size: stored.size, requireAuth: input.requireAuth, thumbnails: stored.thumbnails
         )
         do {
-            let (message, created) = try await messages.send(actor, channelURL, new)
+            let (message, created) = try await messages.send(caller, channelURL, new)
             if !created { await files.discard(stored.fileID) }
             return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
         } catch {
@@ -71,7 +72,7 @@ struct MessageController {
         }
     }
 
-    @Sendable func history(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func history(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
         var history = HistoryQuery(anchorTimestamp: try query.int64("message_ts") ?? clock.nowMillis)
         if let id = try query.int64("message_id"), id > 0 { history.anchorMessageID = id }
@@ -87,34 +88,34 @@ struct MessageController {
         history.senderIDs = query.list("sender_ids")
         history.includeRemoved = try query.bool("include_removed", default: false)
         let page = try await messages.history(
-            try context.requireActor(), try context.pathParameter("channel_url"), history, viewerID: try query.userID()
+            context.caller, try context.pathParameter("channel_url"), history, viewerID: try query.userID()
         )
         return JSONResponse.make(MessageListDTO(messages: page))
     }
 
-    @Sendable func totalCount(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func totalCount(_ request: Request, _ context: CallerContext) async throws -> Response {
         let total = try await messages.totalCount(
-            try context.requireActor(), try context.pathParameter("channel_url"), viewerID: try QueryParameters(request).userID()
+            context.caller, try context.pathParameter("channel_url"), viewerID: try QueryParameters(request).userID()
         )
         return JSONResponse.make(TotalDTO(total: total))
     }
 
-    @Sendable func get(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let message = try await messages.get(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID())
+    @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let message = try await messages.get(context.caller, try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.make(MessageDTO(message: message))
     }
 
-    @Sendable func update(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, _ context: CallerContext) async throws -> Response {
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
         let update = try MessageInput(limits: limits).update(body)
         let message = try await messages.update(
-            try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID(), update
+            context.caller, try context.pathParameter("channel_url"), try context.messageID(), update
         )
         return JSONResponse.make(MessageDTO(message: message))
     }
 
-    @Sendable func delete(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        try await messages.delete(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID())
+    @Sendable func delete(_ request: Request, _ context: CallerContext) async throws -> Response {
+        try await messages.delete(context.caller, try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.empty()
     }
 }

@@ -8,63 +8,64 @@ struct MessageExtrasController {
     let metaarrays: MetaArrayService
     let limits: Limits
 
-    var endpoints: [Endpoint] {
-        let message = "/v3/group_channels/{channel_url}/messages/{message_id}"
-        return [
-            Endpoint(.post, message + "/reactions", addReaction),
-            Endpoint(.get, message + "/reactions", listReactions),
-            Endpoint(.delete, message + "/reactions", removeReaction),
-            Endpoint(.post, message + "/sorted_metaarray", addMetaarrayKeys),
-            Endpoint(.put, message + "/sorted_metaarray", updateMetaarray),
-            Endpoint(.delete, message + "/sorted_metaarray", removeMetaarrayKeys),
-        ]
+    /// The routes under `/v3`.
+    var routes: RouteCollection<CallerContext> {
+        let routes = RouteCollection(context: CallerContext.self)
+        let message = "group_channels/{channel_url}/messages/{message_id}"
+        routes.post(RouterPath(message + "/reactions"), use: addReaction)
+        routes.get(RouterPath(message + "/reactions"), use: listReactions)
+        routes.delete(RouterPath(message + "/reactions"), use: removeReaction)
+        routes.post(RouterPath(message + "/sorted_metaarray"), use: addMetaarrayKeys)
+        routes.put(RouterPath(message + "/sorted_metaarray"), use: updateMetaarray)
+        routes.delete(RouterPath(message + "/sorted_metaarray"), use: removeMetaarrayKeys)
+        return routes
     }
 
-    @Sendable func addReaction(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func addReaction(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: limits.jsonBodyBytes)
         let reaction = try reactionKey(try action.body.requiredString("reaction"))
-        let updatedAt = try await reactions.add(action.actor, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
+        let updatedAt = try await reactions.add(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
         return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: updatedAt, operation: "ADD"))
     }
 
-    @Sendable func removeReaction(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func removeReaction(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: limits.jsonBodyBytes)
         guard let reaction = try QueryParameters(request).string("reaction") ?? action.body.string("reaction") else {
             throw ParleyError.missing("reaction")
         }
-        try await reactions.remove(action.actor, action.channelURL, try context.messageID(), userID: action.userID, reaction: try reactionKey(reaction))
+        try await reactions.remove(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: try reactionKey(reaction))
         return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: 0, operation: "DELETE"))
     }
 
-    @Sendable func listReactions(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let list = try await reactions.list(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID())
+    @Sendable func listReactions(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let list = try await reactions.list(context.caller, try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.make(ListDTO(key: "reactions", items: list.map(ReactionDTO.init), next: ""))
     }
 
-    @Sendable func addMetaarrayKeys(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func addMetaarrayKeys(_ request: Request, _ context: CallerContext) async throws -> Response {
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
         let entries = try MessageInput(limits: limits).metaarray(body)
         guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
-        let message = try await metaarrays.addKeys(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID(), entries)
+        let message = try await metaarrays.addKeys(context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries)
         return JSONResponse.make(MessageDTO(message: message))
     }
 
-    @Sendable func updateMetaarray(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func updateMetaarray(_ request: Request, _ context: CallerContext) async throws -> Response {
         let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
         let entries = try MessageInput(limits: limits).metaarray(body)
         guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
         let modeText = try body.string("mode") ?? "add"
         guard let mode = MetaArrayService.Mode(rawValue: modeText) else { throw ParleyError.invalidValue("mode", "must be add or remove") }
         let message = try await metaarrays.updateValues(
-            try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID(), entries,
+            context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries,
             mode: mode, upsert: try body.bool("upsert") ?? true
         )
         return JSONResponse.make(MessageDTO(message: message))
     }
 
-    @Sendable func removeMetaarrayKeys(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func removeMetaarrayKeys(_ request: Request, _ context: CallerContext) async throws -> Response {
         guard let keys = QueryParameters(request).list("metaarray_keys") else { throw ParleyError.missing("metaarray_keys") }
-        let message = try await metaarrays.removeKeys(try context.requireActor(), try context.pathParameter("channel_url"), try context.messageID(), keys: keys)
+        let message = try await metaarrays.removeKeys(context.caller, try context.pathParameter("channel_url"), try context.messageID(), keys: keys)
         return JSONResponse.make(MessageDTO(message: message))
     }
 

@@ -4,12 +4,12 @@ import ParleyCore
 struct MessageInput {
     let limits: Limits
 
-    func newMessage(_ body: JSONBody, actor: Actor) throws -> NewMessage {
+    func newMessage(_ body: JSONBody, caller: Caller) throws -> NewMessage {
         let typeText = try body.string("message_type") ?? MessageType.user.rawValue
         guard let type = MessageType(rawValue: typeText) else {
             throw ParleyError.invalidValue("message_type", "must be MESG, FILE or ADMM")
         }
-        let senderID: String? = type == .admin ? nil : try body.string("user_id").map { try Validation.userID($0) } ?? actor.userID
+        let senderID: String? = type == .admin ? nil : try body.string("user_id").map { try Validation.userID($0) } ?? caller.userID
         if type != .admin && senderID == nil { throw ParleyError.missing("user_id") }
         let maxLength = type == .admin ? limits.adminMessageLength : limits.messageLength
         // A FILE message sent as JSON links a file hosted elsewhere (API.md §5.1); uploads are multipart.

@@ -1,19 +1,28 @@
 import Hummingbird
 import ParleyCore
 
-/// The per-request state: Hummingbird's core context plus the authenticated caller.
+/// The per-request state of every route: Hummingbird's core context, plus the caller once
+/// `AuthenticationMiddleware` has established who it is.
 public struct ParleyRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// Set by `AuthenticationMiddleware` for every `/v3` request.
-    public var actor: Actor?
+    /// Set by `AuthenticationMiddleware` on the `/v3` group.
+    public var caller: Caller?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
     }
+}
 
-    /// The caller; every `/v3` route runs behind the authentication middleware, so this is set.
-    func requireActor() throws -> Actor {
-        guard let actor else { throw ParleyError.invalidApiToken }
-        return actor
+/// The context of the authenticated `/v3` routes: the caller is known, so handlers take it as it
+/// is instead of each checking for it.
+public struct CallerContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let caller: Caller
+
+    public init(context: ParleyRequestContext) throws {
+        // Only reachable behind the authentication middleware, which sets the caller or throws.
+        guard let caller = context.caller else { throw ParleyError.invalidApiToken }
+        self.coreContext = context.coreContext
+        self.caller = caller
     }
 }

@@ -7,51 +7,52 @@ struct ReceiptController {
     let receipts: ReceiptService
     let maxBodyBytes: Int
 
-    var endpoints: [Endpoint] {
-        let messages = "/v3/group_channels/{channel_url}/messages"
-        return [
-            Endpoint(.put, messages + "/mark_as_read", markAsRead),
-            Endpoint(.put, messages + "/mark_as_delivered", markAsDelivered),
-            Endpoint(.get, messages + "/unread_count", unreadCount),
-            Endpoint(.put, "/v3/users/{user_id}/mark_as_read_all", markAllAsRead),
-            Endpoint(.get, "/v3/users/{user_id}/unread_message_count", unreadMessageCount),
-            Endpoint(.get, "/v3/users/{user_id}/unread_channel_count", unreadChannelCount),
-        ]
+    /// The routes under `/v3`.
+    var routes: RouteCollection<CallerContext> {
+        let routes = RouteCollection(context: CallerContext.self)
+        let messages = "group_channels/{channel_url}/messages"
+        routes.put(RouterPath(messages + "/mark_as_read"), use: markAsRead)
+        routes.put(RouterPath(messages + "/mark_as_delivered"), use: markAsDelivered)
+        routes.get(RouterPath(messages + "/unread_count"), use: unreadCount)
+        routes.put("users/{user_id}/mark_as_read_all", use: markAllAsRead)
+        routes.get("users/{user_id}/unread_message_count", use: unreadMessageCount)
+        routes.get("users/{user_id}/unread_channel_count", use: unreadChannelCount)
+        return routes
     }
 
-    @Sendable func markAsRead(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func markAsRead(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        try await receipts.markAsRead(action.actor, action.channelURL, userID: action.userID, timestamp: try action.body.int64("timestamp"))
+        try await receipts.markAsRead(action.caller, action.channelURL, userID: action.userID, timestamp: try action.body.int64("timestamp"))
         return JSONResponse.empty()
     }
 
-    @Sendable func markAsDelivered(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func markAsDelivered(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        let ts = try await receipts.markAsDelivered(action.actor, action.channelURL, userID: action.userID)
+        let ts = try await receipts.markAsDelivered(action.caller, action.channelURL, userID: action.userID)
         return JSONResponse.make(TimestampDTO(ts: ts))
     }
 
-    @Sendable func unreadCount(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let actor = try context.requireActor()
-        guard let userIDs = QueryParameters(request).list("user_ids") ?? actor.userID.map({ [$0] }) else {
+    @Sendable func unreadCount(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let caller = context.caller
+        guard let userIDs = QueryParameters(request).list("user_ids") ?? caller.userID.map({ [$0] }) else {
             throw ParleyError.missing("user_ids")
         }
         let counts = try await receipts.unreadCounts(
-            actor, try context.pathParameter("channel_url"), userIDs: try Validation.userIDs(userIDs, field: "user_ids")
+            caller, try context.pathParameter("channel_url"), userIDs: try Validation.userIDs(userIDs, field: "user_ids")
         )
         return JSONResponse.make(UnreadMapDTO(counts: counts))
     }
 
-    @Sendable func markAllAsRead(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func markAllAsRead(_ request: Request, _ context: CallerContext) async throws -> Response {
         let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
         try await receipts.markAllAsRead(
-            try context.requireActor(), userID: try context.pathParameter("user_id"),
+            context.caller, userID: try context.pathParameter("user_id"),
             channelURLs: try body.stringList("channel_urls")
         )
         return JSONResponse.empty()
     }
 
-    @Sendable func unreadMessageCount(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func unreadMessageCount(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
         let superMode: TriStateMode = switch query.string("super_mode") ?? "all" {
         case "all": .all
@@ -60,15 +61,15 @@ struct ReceiptController {
         default: throw ParleyError.invalidValue("super_mode", "must be one of all, super, nonsuper")
         }
         let unread = try await receipts.userUnread(
-            try context.requireActor(), userID: try context.pathParameter("user_id"),
+            context.caller, userID: try context.pathParameter("user_id"),
             customTypes: query.list("custom_types"), superMode: superMode
         )
         return JSONResponse.make(UnreadCountDTO(count: unread.messages))
     }
 
-    @Sendable func unreadChannelCount(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+    @Sendable func unreadChannelCount(_ request: Request, _ context: CallerContext) async throws -> Response {
         let unread = try await receipts.userUnread(
-            try context.requireActor(), userID: try context.pathParameter("user_id"), customTypes: nil, superMode: .all
+            context.caller, userID: try context.pathParameter("user_id"), customTypes: nil, superMode: .all
         )
         return JSONResponse.make(UnreadCountDTO(count: unread.channels))
     }

@@ -3,7 +3,7 @@ import Foundation
 import ParleyCore
 import ParleyStore
 
-/// Turns the credentials of a request into an `Actor` (API.md §1.7).
+/// Turns the credentials of a request into an `Caller` (API.md §1.7).
 ///
 /// A session token is `selector ‖ secret` (24 + 48 hex characters): the selector finds the stored
 /// row, and the secret's SHA-256 is compared with the stored hash in constant time, so neither a
@@ -23,7 +23,7 @@ public struct Authenticator: Sendable {
     }
 
     /// The master token's holder: `.admin`; otherwise 401/400401.
-    public func authenticate(apiToken: String) throws -> Actor {
+    public func authenticate(apiToken: String) throws -> Caller {
         // Digest equality is constant-time in swift-crypto.
         guard SecretHashing.sha256Digest(apiToken) == apiTokenDigest else {
             throw ParleyError.invalidApiToken
@@ -33,7 +33,7 @@ public struct Authenticator: Sendable {
 
     /// The owner of a live session token; 401/400302 when unknown or expired, 401/400300 when the
     /// user is deactivated.
-    public func authenticate(sessionToken: String) async throws -> Actor {
+    public func authenticate(sessionToken: String) async throws -> Caller {
         guard sessionToken.utf8.count == Self.selectorLength + Self.secretLength,
               sessionToken.utf8.allSatisfy({ $0 < 128 })
         else { throw ParleyError.invalidSessionToken }

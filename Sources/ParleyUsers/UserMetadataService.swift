@@ -9,35 +9,35 @@ public struct UserMetadataService: Sendable {
         self.store = store
     }
 
-    public func all(_ actor: Actor, _ userID: String) async throws -> [String: String] {
-        try actor.requireActingAs(userID)
+    public func all(_ caller: Caller, _ userID: String) async throws -> [String: String] {
+        try caller.requireActingAs(userID)
         return try await store.readingUser(userID) { try $0.userMetadata.all(userID) }
     }
 
-    public func value(_ actor: Actor, _ userID: String, key: String) async throws -> String {
-        try actor.requireActingAs(userID)
+    public func value(_ caller: Caller, _ userID: String, key: String) async throws -> String {
+        try caller.requireActingAs(userID)
         return try await store.readingUser(userID) { try $0.userMetadata.require(userID, key: key) }
     }
 
     /// Adds new keys; 409/400202 when one of them exists already.
-    public func create(_ actor: Actor, _ userID: String, _ map: [String: String]) async throws {
-        try actor.requireActingAs(userID)
+    public func create(_ caller: Caller, _ userID: String, _ map: [String: String]) async throws {
+        try caller.requireActingAs(userID)
         try await store.changingUser(userID) { try $0.userMetadata.add(userID, map) }
     }
 
     /// Sets the given keys; with `upsert` false, every key must exist already (else 404/400201).
-    public func update(_ actor: Actor, _ userID: String, _ map: [String: String], upsert: Bool) async throws {
-        try actor.requireActingAs(userID)
+    public func update(_ caller: Caller, _ userID: String, _ map: [String: String], upsert: Bool) async throws {
+        try caller.requireActingAs(userID)
         try await store.changingUser(userID) { try $0.userMetadata.set(userID, map, upsert: upsert) }
     }
 
-    public func delete(_ actor: Actor, _ userID: String, key: String) async throws {
-        try actor.requireActingAs(userID)
+    public func delete(_ caller: Caller, _ userID: String, key: String) async throws {
+        try caller.requireActingAs(userID)
         try await store.changingUser(userID) { try $0.userMetadata.remove(userID, key: key) }
     }
 
-    public func deleteAll(_ actor: Actor, _ userID: String) async throws {
-        try actor.requireActingAs(userID)
+    public func deleteAll(_ caller: Caller, _ userID: String) async throws {
+        try caller.requireActingAs(userID)
         try await store.changingUser(userID) { try $0.userMetadata.deleteAll(userID) }
     }
 }

@@ -34,8 +34,8 @@ public struct UserService: Sendable {
         self.pageTokens = pageTokens
     }
 
-    public func create(_ actor: Actor, _ request: NewUser) async throws -> (User, IssuedSessionToken?) {
-        try actor.requireAdmin()
+    public func create(_ caller: Caller, _ request: NewUser) async throws -> (User, IssuedSessionToken?) {
+        try caller.requireAdmin()
         var newUser = request.user
         newUser.createdAt = clock.nowMillis
         let user = newUser
@@ -51,26 +51,26 @@ public struct UserService: Sendable {
     }
 
     /// A page of users in user_id order. Anyone signed in may list; only the admin sees private fields.
-    public func list(_ actor: Actor, filter: UserFilter, limit: Int, pageToken: String?) async throws -> Page<UserView> {
+    public func list(_ caller: Caller, filter: UserFilter, limit: Int, pageToken: String?) async throws -> Page<UserView> {
         let scope = "users|\(filter.userIDs?.joined(separator: ",") ?? "")|\(filter.nicknameStartsWith ?? "")|\(filter.activeMode)"
         let after = try pageToken.map { try pageTokens.decode($0, scope: scope) }
         guard after == nil || after?.count == 1 else { throw ParleyError.invalidPageToken }
         let users = try await store.read { try $0.users.list(filter, after: after?.first, limit: limit + 1) }
-        let items = users.prefix(limit).map { UserView(user: $0, isFull: actor.mayActAs($0.userID)) }
+        let items = users.prefix(limit).map { UserView(user: $0, isFull: caller.mayActAs($0.userID)) }
         let next = users.count > limit ? pageTokens.encode(scope: scope, position: [items.last!.user.userID]) : ""
         return Page(items: Array(items), next: next)
     }
 
-    public func get(_ actor: Actor, _ userID: String) async throws -> UserView {
+    public func get(_ caller: Caller, _ userID: String) async throws -> UserView {
         let user = try await store.fetch(UserRepository.lookup(userID))
         guard let user else { throw Self.notFound(userID) }
-        return UserView(user: user, isFull: actor.mayActAs(userID))
+        return UserView(user: user, isFull: caller.mayActAs(userID))
     }
 
     /// Admin, or the user themself for anything but `is_active`.
-    public func update(_ actor: Actor, _ userID: String, _ update: UserUpdate) async throws -> User {
-        try actor.requireActingAs(userID)
-        if update.isActive != nil { try actor.requireAdmin() }
+    public func update(_ caller: Caller, _ userID: String, _ update: UserUpdate) async throws -> User {
+        try caller.requireActingAs(userID)
+        if update.isActive != nil { try caller.requireAdmin() }
         return try await store.changingUser(userID) { repositories in
             if update.isActive == false && update.leaveAllWhenDeactivated {
                 try repositories.groupChannelMembers.leave(userID, channelURLs: nil)
@@ -80,8 +80,8 @@ public struct UserService: Sendable {
         }
     }
 
-    public func delete(_ actor: Actor, _ userID: String) async throws {
-        try actor.requireAdmin()
+    public func delete(_ caller: Caller, _ userID: String) async throws {
+        try caller.requireAdmin()
         try await store.changingUser(userID) { repositories in
             // Leaving first keeps the channels' member counts and distinctness right.
             try repositories.groupChannelMembers.leave(userID, channelURLs: nil)
@@ -90,8 +90,8 @@ public struct UserService: Sendable {
     }
 
     /// Issues a session token (admin only); `expiresAt` must lie in the future.
-    public func issueSessionToken(_ actor: Actor, _ userID: String, expiresAt: Int64?) async throws -> IssuedSessionToken {
-        try actor.requireAdmin()
+    public func issueSessionToken(_ caller: Caller, _ userID: String, expiresAt: Int64?) async throws -> IssuedSessionToken {
+        try caller.requireAdmin()
         let now = clock.nowMillis
         let expiresAt = expiresAt ?? now + limits.sessionTokenLifetimeMillis
         guard expiresAt > now else { throw ParleyError.invalidValue("expires_at", "must be in the future") }
@@ -102,8 +102,8 @@ public struct UserService: Sendable {
 
     /// Revokes every session token of the user (the admin, or the user signing out everywhere),
     /// and with them the user's file auth keys.
-    public func revokeSessionTokens(_ actor: Actor, _ userID: String) async throws {
-        try actor.requireActingAs(userID)
+    public func revokeSessionTokens(_ caller: Caller, _ userID: String) async throws {
+        try caller.requireActingAs(userID)
         let now = clock.nowMillis
         try await store.changingUser(userID) { repositories in
             try repositories.sessionTokens.deleteAll(userID: userID)
@@ -111,13 +111,13 @@ public struct UserService: Sendable {
         }
     }
 
-    public func invitationPreference(_ actor: Actor, _ userID: String) async throws -> Bool {
-        try actor.requireActingAs(userID)
+    public func invitationPreference(_ caller: Caller, _ userID: String) async throws -> Bool {
+        try caller.requireActingAs(userID)
         return try await store.readingUser(userID) { try $0.invitationPreferences.autoAccept(userID) }
     }
 
-    public func setInvitationPreference(_ actor: Actor, _ userID: String, autoAccept: Bool) async throws -> Bool {
-        try actor.requireActingAs(userID)
+    public func setInvitationPreference(_ caller: Caller, _ userID: String, autoAccept: Bool) async throws -> Bool {
+        try caller.requireActingAs(userID)
         return try await store.changingUser(userID) { repositories in
             try repositories.invitationPreferences.setAutoAccept(userID, autoAccept)
             return autoAccept

@@ -81,7 +81,7 @@ extension TestServer {
     /// Every "METHOD /path" the application serves.
     static func routes() async throws -> [String] {
         let container = try Container.live(config: config(), logger: logger)
-        let routes = routeTable(container: container).routes
+        let routes = servedRoutes(container: container)
         await container.shutdown()
         return routes
     }

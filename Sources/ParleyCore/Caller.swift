@@ -1,5 +1,5 @@
 /// Who is making a request: the master token's holder, or one user through a session token.
-public enum Actor: Sendable, Equatable {
+public enum Caller: Sendable, Equatable {
     case admin
     case user(String)
 
