@@ -28,6 +28,8 @@ public struct Config: Sendable {
     /// The address clients reach this server at (behind a proxy, the proxy's), for file URLs.
     public var publicURL: String?
     public var files = FileSettings()
+    /// How long a client may take over a request's parts before its connection is closed.
+    public var httpTimeouts = HTTPTimeouts()
 
     public init(databaseURL: String, apiToken: String) {
         self.databaseURL = databaseURL
@@ -96,6 +98,9 @@ public struct Config: Sendable {
         let keyLifetime = try reader.int("PARLEY_FILE_AUTH_KEY_TTL_SECONDS", default: Int(config.files.authKeyLifetimeMillis / 1000))
         config.files.authKeyLifetimeMillis = Int64(keyLifetime) * 1000
         config.files.ffmpegPath = environment["PARLEY_FFMPEG"] ?? config.files.ffmpegPath
+        config.httpTimeouts.header = .seconds(try reader.int("PARLEY_HTTP_HEADER_TIMEOUT_SECONDS", default: 30, range: 1...3600))
+        config.httpTimeouts.bodyProgress = .seconds(try reader.int("PARLEY_HTTP_BODY_TIMEOUT_SECONDS", default: 30, range: 1...3600))
+        config.httpTimeouts.idle = .seconds(try reader.int("PARLEY_HTTP_IDLE_TIMEOUT_SECONDS", default: 75, range: 1...86400))
         return config
     }
 }

@@ -53,6 +53,9 @@ extension ParleyError {
         ParleyError(status: 400, code: 400111, message: "\"\(field)\" is invalid: \(reason).")
     }
 
+    /// The body is not a well-formed HTTP message body (a bad chunk, a missing CRLF, a bad trailer).
+    public static let malformedBody = ParleyError(status: 400, code: 400111, message: "The request body is malformed.")
+
     public static let invalidJSON = ParleyError(status: 400, code: 400403, message: "The request body is not valid JSON.")
 
     public static func invalidJSON(_ reason: String) -> ParleyError {

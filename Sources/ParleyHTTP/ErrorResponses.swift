@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOHTTP1
 import ParleyCore
 
 /// The one place where failures become the error body of API.md §1.5.
@@ -22,6 +23,13 @@ struct ErrorResponses: Sendable {
         }
         if let error = error as? any HTTPResponseError, error.status == .contentTooLarge {
             return Self.response(for: .bodyTooLarge(max: maxBodyBytes))
+        }
+        if let error = error as? HTTPParserError {
+            // The client's fault, not the server's: a malformed chunked body, or a connection
+            // that ended before the body did (then nobody reads this answer).
+            let reason = error == .invalidEOFState ? "the client closed the connection before the end of the body" : "\(error)"
+            context.logger.debug("malformed request", metadata: ["reason": "\(reason)"])
+            return Self.response(for: .malformedBody)
         }
         context.logger.error("internal error", metadata: ["error": "\(String(reflecting: error))"])
         return Self.response(for: .internalError)

@@ -14,6 +14,7 @@ struct JSONBody: Sendable {
         if let type = request.headers[.contentType], !isJSON(type) {
             throw ParleyError.unsupportedMediaType(type)
         }
+        try DeclaredLength.check(request, max: maxBytes)
         let buffer = try await request.body.collect(upTo: maxBytes)
         guard buffer.readableBytes > 0 else { return JSONBody(fields: [:]) }
         do {

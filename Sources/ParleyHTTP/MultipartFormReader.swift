@@ -32,6 +32,7 @@ struct MultipartFormReader {
         let parts = PartCollector(files: files, maxFieldBytes: maxFieldBytes, maxFields: maxFields)
         // Fields and part headers are bounded too, so the whole body is.
         let maxBodyBytes = files.settings.maxUploadBytes + Int64(maxFields * (maxFieldBytes + 16 * 1024))
+        try DeclaredLength.check(request, max: Int(maxBodyBytes))
         var bodyBytes: Int64 = 0
         do {
             for try await buffer in request.body {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Testing
 
 /// How a test request authenticates.
 enum Credential: Sendable {
@@ -39,6 +40,11 @@ struct APIResponse {
 /// Sends real HTTP requests to the test server and decodes the answers.
 struct API: Sendable {
     let client: any TestClientProtocol
+
+    /// A raw TCP connection to the same server.
+    func connection() throws -> RawConnection {
+        try RawConnection(port: try #require(client.port))
+    }
 
     func get(_ path: String, as credential: Credential = .admin) async throws -> APIResponse {
         try await send(.get, path, as: credential)

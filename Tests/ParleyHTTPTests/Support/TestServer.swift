@@ -46,6 +46,7 @@ enum TestServer {
     static func withAPI(
         _ adjust: (inout Config) -> Void = { _ in },
         clock: Clock = .system,
+        logger: Logger = TestServer.logger,
         _ body: @escaping @Sendable (API) async throws -> Void
     ) async throws {
         try await Migrations.shared.ensureApplied()

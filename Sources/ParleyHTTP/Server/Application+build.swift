@@ -62,6 +62,7 @@ public func servedRoutes(container: Container) -> [String] {
 public func buildApplication(container: Container) -> some ApplicationProtocol {
     Application(
         router: buildRouter(container: container),
+        server: .guardedHTTP1(timeouts: container.config.httpTimeouts),
         configuration: .init(address: .hostname(container.config.host, port: container.config.port), serverName: "parley"),
         services: container.services,
         logger: container.logger
