@@ -90,6 +90,7 @@ let package = Package(
             name: "ParleyContainer",
             dependencies: [
                 "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyFiles", "Postgres",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -6,12 +6,14 @@ public struct GroupChannelService: Sendable {
     let store: Store
     let clock: Clock
     let settings: ChatSettings
+    let accessCodes: AccessCodes
     let fileRemover: any StoredFileRemover
 
-    public init(store: Store, clock: Clock, settings: ChatSettings, fileRemover: any StoredFileRemover) {
+    public init(store: Store, clock: Clock, settings: ChatSettings, accessCodes: AccessCodes, fileRemover: any StoredFileRemover) {
         self.store = store
         self.clock = clock
         self.settings = settings
+        self.accessCodes = accessCodes
         self.fileRemover = fileRemover
     }
 
@@ -30,7 +32,7 @@ public struct GroupChannelService: Sendable {
             channelURL: request.channelURL ?? "group_" + SecretHashing.randomHex(bytes: 16),
             name: request.name, coverURL: request.coverURL, customType: request.customType, data: request.data,
             isDistinct: request.isDistinct, isPublic: request.isPublic, isSuper: request.isSuper,
-            isEphemeral: request.isEphemeral, accessCodeHash: request.accessCode.map(SecretHashing.accessCodeHash),
+            isEphemeral: request.isEphemeral, accessCodeHash: request.accessCode.map(accessCodes.stored),
             createdAt: now, createdBy: creatorID,
             distinctMembers: request.isDistinct ? memberIDs.sorted().joined(separator: "\n") : nil
         )
@@ -94,6 +96,7 @@ public struct GroupChannelService: Sendable {
     /// public channels and supergroups.
     public func update(_ caller: Caller, _ channelURL: String, _ update: GroupChannelUpdate) async throws -> ChannelView {
         let viewer = caller.userID
+        let accessCodes = accessCodes
         return try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
@@ -101,7 +104,7 @@ public struct GroupChannelService: Sendable {
             if update.isDistinct == true && (isPublic || context.record.isSuper) {
                 throw ParleyError.invalidValue("is_distinct", "public channels and supergroups cannot be distinct")
             }
-            let accessCodeHash: String?? = update.accessCode.map { $0.isEmpty ? nil : SecretHashing.accessCodeHash($0) }
+            let accessCodeHash: String?? = update.accessCode.map { $0.isEmpty ? nil : accessCodes.stored($0) }
             try repositories.groupChannels.update(channelURL, update, accessCodeHash: accessCodeHash)
             return try repositories.groupChannelReader.views([channelURL], viewerID: viewer)[0]
         }

@@ -6,11 +6,13 @@ public struct MembershipService: Sendable {
     let store: Store
     let clock: Clock
     let settings: ChatSettings
+    let accessCodes: AccessCodes
 
-    public init(store: Store, clock: Clock, settings: ChatSettings) {
+    public init(store: Store, clock: Clock, settings: ChatSettings, accessCodes: AccessCodes) {
         self.store = store
         self.clock = clock
         self.settings = settings
+        self.accessCodes = accessCodes
     }
 
     /// Joined members and the admin invite; invitees follow their auto-accept preference.
@@ -49,7 +51,7 @@ public struct MembershipService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
             try requireInvited(channelURL, userID, repositories)
-            try requireAccessCode(context, accessCode, caller)
+            try requireAccessCode(context, accessCode, caller, repositories)
             try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
             try repositories.groupChannels.refreshCounts([channelURL])
             return try repositories.groupChannelReader.views([channelURL], viewerID: userID)[0]
@@ -80,7 +82,7 @@ public struct MembershipService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
             guard context.record.isPublic else { throw ParleyError.forbidden("Only public channels can be joined; ask for an invitation.") }
-            try requireAccessCode(context, accessCode, caller)
+            try requireAccessCode(context, accessCode, caller, repositories)
             try requireUsersExist([userID], repositories)
             switch try repositories.groupChannelMembers.state(channelURL, userID)?.state {
             case .joined: break
@@ -115,10 +117,15 @@ public struct MembershipService: Sendable {
         }
     }
 
-    private func requireAccessCode(_ context: ChannelContext, _ accessCode: String?, _ caller: Caller) throws {
-        guard let hash = context.record.accessCodeHash, !caller.isAdmin else { return }
-        guard SecretHashing.accessCodeMatches(accessCode, hash: hash) else {
-            throw ParleyError.forbidden("The access code is missing or wrong.")
+    /// A channel with an access code admits everyone but the admin only with it. A code stored
+    /// in the unsalted form of earlier versions is stored anew once someone gives it.
+    private func requireAccessCode(_ context: ChannelContext, _ accessCode: String?, _ caller: Caller, _ repositories: Repositories) throws {
+        guard let stored = context.record.accessCodeHash, !caller.isAdmin else { return }
+        switch accessCodes.match(accessCode, stored: stored) {
+        case .no: throw ParleyError.forbidden("The access code is missing or wrong.")
+        case .yes: break
+        case .yesInLegacyForm:
+            if let accessCode { try repositories.groupChannels.replaceAccessCode(context.record.channelURL, accessCodes.stored(accessCode)) }
         }
     }
 

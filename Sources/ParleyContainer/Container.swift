@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import ParleyChat
@@ -41,7 +42,9 @@ public struct Container: Sendable {
             logger: logger
         )
         let store = Store(pool: pool)
-        let pageTokens = PageTokenCodec(secret: Array(config.apiToken.utf8))
+        let keys = ServerKeys(masterKey: SymmetricKey(data: config.fileKey))
+        let pageTokens = PageTokenCodec(key: keys.pageTokens)
+        let accessCodes = AccessCodes(key: keys.accessCodes)
         let settings = ChatSettings(limits: config.limits, chatHistory: config.chatHistory)
         let migrator = Migrator(directory: URL(fileURLWithPath: config.migrationsDirectory), logger: logger)
         var fileSettings = config.files
@@ -51,8 +54,9 @@ public struct Container: Sendable {
         // images); its threads per image are capped.
         try Thumbnailer.start(cacheMaxBytes: 0, concurrency: min(ProcessInfo.processInfo.activeProcessorCount, 4))
         let files = FileService(
-            storage: fileStorage, keyring: try FileKeyring(masterKey: config.fileKey), store: store, clock: clock,
-            settings: fileSettings, logger: logger
+            storage: fileStorage, keyring: try FileKeyring(masterKey: config.fileKey),
+            authKeys: FileAuthKeys(signingKey: keys.fileAuthKeys, lifetimeMillis: fileSettings.authKeyLifetimeMillis),
+            store: store, clock: clock, settings: fileSettings, logger: logger
         )
         return Container(
             config: config,
@@ -61,9 +65,9 @@ public struct Container: Sendable {
             authenticator: Authenticator(apiToken: config.apiToken, store: store, clock: clock),
             users: UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
             userMetadata: UserMetadataService(store: store),
-            groupChannels: GroupChannelService(store: store, clock: clock, settings: settings, fileRemover: files),
+            groupChannels: GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, fileRemover: files),
             channelLists: ChannelListService(store: store, pageTokens: pageTokens),
-            memberships: MembershipService(store: store, clock: clock, settings: settings),
+            memberships: MembershipService(store: store, clock: clock, settings: settings, accessCodes: accessCodes),
             memberLists: MemberListService(store: store, pageTokens: pageTokens),
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),

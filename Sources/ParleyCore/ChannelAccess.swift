@@ -42,16 +42,3 @@ public struct ChannelAccess: Sendable {
         ParleyError.notFound("Channel \"\(channelURL)\" not found.")
     }
 }
-
-extension SecretHashing {
-    /// The stored form of a channel access code.
-    public static func accessCodeHash(_ code: String) -> String {
-        sha256(code).map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Whether `code` matches the stored hash, compared in constant time.
-    public static func accessCodeMatches(_ code: String?, hash: String) -> Bool {
-        guard let code else { return false }
-        return constantTimeEquals(Data(accessCodeHash(code).utf8), Data(hash.utf8))
-    }
-}

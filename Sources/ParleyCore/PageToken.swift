@@ -9,8 +9,10 @@ import Foundation
 public struct PageTokenCodec: Sendable {
     private let key: SymmetricKey
 
-    public init(secret: some DataProtocol) {
-        self.key = SymmetricKey(data: SHA256.hash(data: Array("parley.page-token".utf8) + Array(secret)))
+    /// `key` is `ServerKeys.pageTokens`: a key of its own, so that tokens outlive a rotation of
+    /// the API token.
+    public init(key: SymmetricKey) {
+        self.key = key
     }
 
     public func encode(scope: String, position: [String]) -> String {

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Hashing and constant-time comparison of secrets (session tokens, the API token, access codes),
+/// Hashing and constant-time comparison of secrets (session tokens, the API token),
 /// and random identifiers.
 public enum SecretHashing {
     public static func sha256(_ text: some StringProtocol) -> Data {
@@ -30,14 +30,6 @@ public enum SecretHashing {
     /// `count` random bytes as lowercase hex, from the system's secure generator.
     public static func randomHex(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(count * 2)
-        for _ in 0..<count {
-            let byte = UInt8.random(in: .min ... .max, using: &generator)
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return Hex.encode((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }

@@ -1,21 +1,17 @@
 import Crypto
 import Foundation
 
-/// The master key (`PARLEY_FILE_KEY`) and what is derived from it: each file's data key is
-/// random and stored wrapped (sealed) by the master key, so rotating storage never needs the
-/// master key in a file, and a stolen disk without it reveals nothing.
+/// The master key (`PARLEY_FILE_KEY`) as it wraps stored files: each file's data key is random
+/// and stored wrapped (sealed) by the master key, so rotating storage never needs the master key
+/// in a file, and a stolen disk without it reveals nothing. (What else is derived from the master
+/// key is in `ServerKeys`.)
 public struct FileKeyring: Sendable {
     let masterKey: SymmetricKey
-    /// Signs file auth keys; derived so that the master key itself never signs anything.
-    let authKeySigningKey: SymmetricKey
 
     /// `masterKey` must be 32 bytes.
     public init(masterKey: [UInt8]) throws {
         guard masterKey.count == 32 else { throw FileStorageError.badMasterKey }
         self.masterKey = SymmetricKey(data: masterKey)
-        self.authKeySigningKey = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: self.masterKey, info: Array("parley file auth keys v1".utf8), outputByteCount: 32
-        )
     }
 
     /// A fresh random data key.

@@ -16,10 +16,12 @@ public struct FileService: Sendable, StoredFileRemover {
     let sourceBudget: ThumbnailSourceBudget
     let logger: Logger
 
-    public init(storage: FileStorage, keyring: FileKeyring, store: Store, clock: Clock, settings: FileSettings, logger: Logger) {
+    public init(
+        storage: FileStorage, keyring: FileKeyring, authKeys: FileAuthKeys, store: Store, clock: Clock, settings: FileSettings, logger: Logger
+    ) {
         self.storage = storage
         self.keyring = keyring
-        self.authKeys = FileAuthKeys(keyring: keyring, lifetimeMillis: settings.authKeyLifetimeMillis)
+        self.authKeys = authKeys
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -69,24 +71,27 @@ public struct FileService: Sendable, StoredFileRemover {
     /// `POST /v3/users/{user_id}/file_auth_key`: a key for the user (the user or the admin).
     public func issueAuthKey(_ caller: Caller, userID: String) async throws -> (auth: String, expiresAt: Int64) {
         try caller.requireActingAs(userID)
-        guard try await store.fetch(UserRepository.lookup(userID)) != nil else {
+        guard let generation = try await store.fetch(FileRepository.keyGeneration(userID: userID)) else {
             throw ParleyError.notFound("User \"\(userID)\" not found.")
         }
-        return authKeys.issue(userID: userID, now: clock.nowMillis)
+        return authKeys.issue(userID: userID, generation: generation, now: clock.nowMillis)
     }
 
     /// Opens a file (`thumbnail` nil) or one of its thumbnails (1…3) for the caller: the admin,
     /// anyone for a file sent with `require_auth` false, otherwise the holder of a current key
-    /// who is a joined member of the file's channel.
+    /// (of the user's current generation, the user active) who is a joined member of the file's
+    /// channel.
     public func download(_ fileID: String, thumbnail: Int?, credential: FileCredential) async throws -> FileDownload {
-        var keyHolder: (userID: String, issuedAt: Int64)?
+        var keyHolder: (userID: String, generation: Int64)?
         if case .authKey(let auth) = credential { keyHolder = try authKeys.verify(auth, now: clock.nowMillis) }
         guard FileStorage.isFileID(fileID),
               let access = try await store.fetch(FileRepository.access(fileID: fileID, userID: keyHolder?.userID))
         else { throw Self.notFound }
         if access.file.requireAuth && credential != .admin {
             guard let keyHolder else { throw Self.keyRequired }
-            guard let validAfter = access.fileKeysValidAfter, keyHolder.issuedAt > validAfter else { throw FileAuthKeys.invalid }
+            guard let current = access.keyHolder, current.generation == keyHolder.generation, current.isActive else {
+                throw FileAuthKeys.invalid
+            }
             guard access.memberState == .joined else {
                 throw ParleyError.forbidden("Only joined members of the file's channel may download it.")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,7 @@ public struct FileStorage: Sendable {
 
     /// A new, unguessable file id: 32 lowercase hex characters.
     static func newFileID() -> String {
-        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        SecretHashing.randomHex(bytes: 16)
     }
 
     /// Whether `text` has the shape of a file id (anything else is not looked up).

@@ -16,12 +16,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let caller = try await authenticate(request.headers)
-        context.caller = caller
-        return try await FileLinks.$current.withValue(fileLinks.links(for: caller)) { try await next(request, context) }
+        let authentication = try await authenticate(request.headers)
+        context.caller = authentication.caller
+        return try await FileLinks.$current.withValue(fileLinks.links(for: authentication)) { try await next(request, context) }
     }
 
-    private func authenticate(_ headers: HTTPFields) async throws -> Caller {
+    private func authenticate(_ headers: HTTPFields) async throws -> Authentication {
         if let apiToken = headers.value(of: Self.apiTokenHeader) {
             return try authenticator.authenticate(apiToken: apiToken)
         }

@@ -5,7 +5,7 @@ struct FileAttachmentDTO {
     let file: FileAttachment
 
     func writeFields(to json: inout JSONWriter) {
-        let links = FileLinks.current ?? FileLinks(baseURL: "", keys: nil, userID: nil, now: 0)
+        let links = FileLinks.current ?? FileLinks(baseURL: "", keys: nil, holder: nil, now: 0)
         json.key("file")
         json.object { json in
             if let fileID = file.fileID {

@@ -1,6 +1,7 @@
 import Hummingbird
 import ParleyCore
 import ParleyFiles
+import ParleyUsers
 import Synchronization
 
 /// How this request's responses write file URLs (API.md §5.2): absolute, on the public address,
@@ -12,14 +13,15 @@ final class FileLinks: Sendable {
 
     let baseURL: String
     private let keys: FileAuthKeys?
-    private let userID: String?
+    /// The user whose key links carry, and their key generation.
+    private let holder: (userID: String, generation: Int64)?
     private let now: Int64
     private let issuedKey = Mutex<String?>(nil)
 
-    init(baseURL: String, keys: FileAuthKeys?, userID: String?, now: Int64) {
+    init(baseURL: String, keys: FileAuthKeys?, holder: (userID: String, generation: Int64)?, now: Int64) {
         self.baseURL = baseURL
         self.keys = keys
-        self.userID = userID
+        self.holder = holder
         self.now = now
     }
 
@@ -31,9 +33,9 @@ final class FileLinks: Sendable {
     }
 
     private func authKey() -> String? {
-        guard let keys, let userID else { return nil }
+        guard let keys, let holder else { return nil }
         return issuedKey.withLock { key in
-            if key == nil { key = keys.issue(userID: userID, now: now).auth }
+            if key == nil { key = keys.issue(userID: holder.userID, generation: holder.generation, now: now).auth }
             return key
         }
     }
@@ -51,11 +53,11 @@ struct FileLinkIssuer: Sendable {
         self.baseURL = baseURL
         self.keys = keys
         self.clock = clock
-        self.adminLinks = FileLinks(baseURL: baseURL, keys: nil, userID: nil, now: 0)
+        self.adminLinks = FileLinks(baseURL: baseURL, keys: nil, holder: nil, now: 0)
     }
 
-    func links(for caller: Caller) -> FileLinks {
-        guard let userID = caller.userID else { return adminLinks }
-        return FileLinks(baseURL: baseURL, keys: keys, userID: userID, now: clock.nowMillis)
+    func links(for authentication: Authentication) -> FileLinks {
+        guard let userID = authentication.caller.userID, let generation = authentication.fileKeyGeneration else { return adminLinks }
+        return FileLinks(baseURL: baseURL, keys: keys, holder: (userID, generation), now: clock.nowMillis)
     }
 }

@@ -3,14 +3,15 @@ import ParleyCore
 import Postgres
 
 /// What a download needs to know, read in one statement: the file as its message shows it, the
-/// channel, and the asking user's membership and file-key revocation time.
+/// channel, and the asking user's membership, key generation and whether they are active.
 public struct StoredFileAccess: Sendable {
     public let channelURL: String
     public let file: FileAttachment
     /// The asking user's membership state in the file's channel; nil when not a member.
     public let memberState: MemberState?
-    /// Keys of the asking user issued before this instant are revoked; nil when the user is gone.
-    public let fileKeysValidAfter: Int64?
+    /// The asking user's current file key generation, and whether they are active; nil when the
+    /// user is gone.
+    public let keyHolder: (generation: Int64, isActive: Bool)?
 }
 
 /// SQL for `files`: which channel and message each stored file belongs to.
@@ -30,7 +31,7 @@ public struct FileRepository {
     public static func access(fileID: String, userID: String?) -> Lookup<StoredFileAccess?> {
         Lookup(query: Query(
             """
-            SELECT f.channel_url, f.file::text AS file, gm.state AS member_state, u.file_keys_valid_after
+            SELECT f.channel_url, f.file::text AS file, gm.state AS member_state, u.file_key_generation, u.is_active
             FROM files f
             LEFT JOIN group_channel_members gm ON gm.channel_url = f.channel_url AND gm.user_id = $2
             LEFT JOIN users u ON u.user_id = $2
@@ -44,7 +45,7 @@ public struct FileRepository {
                     channelURL: try row.decode("channel_url"),
                     file: try JSONDecoder().decode(FileAttachment.self, from: Data(fileJSON.utf8)),
                     memberState: try row.decodeIfPresent("member_state", as: String.self).flatMap(MemberState.init(rawValue:)),
-                    fileKeysValidAfter: try row.decodeIfPresent("file_keys_valid_after")
+                    keyHolder: try row.decodeIfPresent("file_key_generation", as: Int64.self).map { ($0, try row.decode("is_active")) }
                 )
             }
         })
@@ -68,8 +69,15 @@ public struct FileRepository {
         return Set(try (0..<rows.count).map { try rows[$0].decode("file_id") as String })
     }
 
-    /// Revokes the user's file auth keys issued before `now`.
-    public func revokeKeys(userID: String, now: Int64) throws {
-        try connection.query("UPDATE users SET file_keys_valid_after = $2 WHERE user_id = $1", [userID, now])
+    /// Ends every file auth key issued to the user so far: their key generation moves on.
+    public func revokeKeys(userID: String) throws {
+        try connection.query("UPDATE users SET file_key_generation = nextval('file_key_generations') WHERE user_id = $1", [userID])
+    }
+
+    /// The user's current file key generation; nil when there is no such user.
+    public static func keyGeneration(userID: String) -> Lookup<Int64?> {
+        Lookup(query: Query("SELECT file_key_generation FROM users WHERE user_id = $1", [userID]) { result in
+            try result.first?.decode("file_key_generation")
+        })
     }
 }

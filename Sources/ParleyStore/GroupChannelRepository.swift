@@ -124,6 +124,11 @@ public struct GroupChannelRepository {
         }
     }
 
+    /// Stores the access code in a new form (the code itself is unchanged).
+    public func replaceAccessCode(_ channelURL: String, _ stored: String) throws {
+        try connection.query("UPDATE group_channels SET access_code_hash = $2 WHERE channel_url = $1", [channelURL, stored])
+    }
+
     public func delete(_ channelURL: String) throws -> Bool {
         try connection.query("DELETE FROM group_channels WHERE channel_url = $1", [channelURL]).affectedRows == 1
     }

@@ -8,6 +8,8 @@ public struct StoredSessionToken: Sendable {
     public let secretHash: Data
     public let expiresAt: Int64
     public let userIsActive: Bool
+    public let fileKeyGeneration: Int64
+    public let revoked: Bool
 }
 
 /// SQL for `session_tokens`.
@@ -25,7 +27,7 @@ public struct SessionTokenRepository {
     public static func lookup(selector: String) -> Lookup<StoredSessionToken?> {
         Lookup(query: Query(
             """
-            SELECT t.user_id, t.secret_hash, t.expires_at, u.is_active
+            SELECT t.user_id, t.secret_hash, t.expires_at, t.revoked, u.is_active, u.file_key_generation
             FROM session_tokens t JOIN users u ON u.user_id = t.user_id
             WHERE t.selector = $1
             """,
@@ -36,7 +38,9 @@ public struct SessionTokenRepository {
                     userID: try row.decode("user_id"),
                     secretHash: try row.decode("secret_hash"),
                     expiresAt: try row.decode("expires_at"),
-                    userIsActive: try row.decode("is_active")
+                    userIsActive: try row.decode("is_active"),
+                    fileKeyGeneration: try row.decode("file_key_generation"),
+                    revoked: try row.decode("revoked")
                 )
             }
         })
@@ -46,6 +50,11 @@ public struct SessionTokenRepository {
     @discardableResult
     public func deleteAll(userID: String) throws -> Int {
         try connection.query("DELETE FROM session_tokens WHERE user_id = $1", [userID]).affectedRows
+    }
+
+    /// Revokes every token of the user but keeps the rows until they expire (deactivation).
+    public func revokeAll(userID: String) throws {
+        try connection.query("UPDATE session_tokens SET revoked = true WHERE user_id = $1", [userID])
     }
 
     /// Drops the user's expired tokens, so that a user's rows stay few.

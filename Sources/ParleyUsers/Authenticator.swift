@@ -3,7 +3,14 @@ import Foundation
 import ParleyCore
 import ParleyStore
 
-/// Turns the credentials of a request into an `Caller` (API.md §1.7).
+/// Who a request's credentials belong to, and for a user the generation of their file auth
+/// keys, which the keys in the response's file URLs must carry.
+public struct Authentication: Sendable {
+    public let caller: Caller
+    public let fileKeyGeneration: Int64?
+}
+
+/// Turns the credentials of a request into a `Caller` (API.md §1.7).
 ///
 /// A session token is `selector ‖ secret` (24 + 48 hex characters): the selector finds the stored
 /// row, and the secret's SHA-256 is compared with the stored hash in constant time, so neither a
@@ -22,18 +29,18 @@ public struct Authenticator: Sendable {
         self.clock = clock
     }
 
-    /// The master token's holder: `.admin`; otherwise 401/400401.
-    public func authenticate(apiToken: String) throws -> Caller {
+    /// The master token's holder: the admin; otherwise 401/400401.
+    public func authenticate(apiToken: String) throws -> Authentication {
         // Digest equality is constant-time in swift-crypto.
         guard SecretHashing.sha256Digest(apiToken) == apiTokenDigest else {
             throw ParleyError.invalidApiToken
         }
-        return .admin
+        return Authentication(caller: .admin, fileKeyGeneration: nil)
     }
 
     /// The owner of a live session token; 401/400302 when unknown or expired, 401/400300 when the
     /// user is deactivated.
-    public func authenticate(sessionToken: String) async throws -> Caller {
+    public func authenticate(sessionToken: String) async throws -> Authentication {
         guard sessionToken.utf8.count == Self.selectorLength + Self.secretLength,
               sessionToken.utf8.allSatisfy({ $0 < 128 })
         else { throw ParleyError.invalidSessionToken }
@@ -44,7 +51,8 @@ public struct Authenticator: Sendable {
               stored.expiresAt > clock.nowMillis
         else { throw ParleyError.invalidSessionToken }
         guard stored.userIsActive else { throw ParleyError.deactivatedUser }
-        return .user(stored.userID)
+        guard !stored.revoked else { throw ParleyError.invalidSessionToken }
+        return Authentication(caller: .user(stored.userID), fileKeyGeneration: stored.fileKeyGeneration)
     }
 
     /// Creates a token for `userID` inside the caller's transaction.

@@ -72,8 +72,12 @@ public struct UserService: Sendable {
         try caller.requireActingAs(userID)
         if update.isActive != nil { try caller.requireAdmin() }
         return try await store.changingUser(userID) { repositories in
-            if update.isActive == false && update.leaveAllWhenDeactivated {
-                try repositories.groupChannelMembers.leave(userID, channelURLs: nil)
+            if update.isActive == false {
+                // A deactivated user is signed out everywhere: reactivation must not bring back
+                // their old session tokens or file auth keys.
+                try repositories.sessionTokens.revokeAll(userID: userID)
+                try repositories.files.revokeKeys(userID: userID)
+                if update.leaveAllWhenDeactivated { try repositories.groupChannelMembers.leave(userID, channelURLs: nil) }
             }
             try repositories.users.update(userID, update)
             return try repositories.users.find(userID)!
@@ -104,10 +108,9 @@ public struct UserService: Sendable {
     /// and with them the user's file auth keys.
     public func revokeSessionTokens(_ caller: Caller, _ userID: String) async throws {
         try caller.requireActingAs(userID)
-        let now = clock.nowMillis
         try await store.changingUser(userID) { repositories in
             try repositories.sessionTokens.deleteAll(userID: userID)
-            try repositories.files.revokeKeys(userID: userID, now: now)
+            try repositories.files.revokeKeys(userID: userID)
         }
     }
 

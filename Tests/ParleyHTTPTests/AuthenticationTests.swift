@@ -66,7 +66,8 @@ import Testing
         }
     }
 
-    @Test func deactivatedUsersTokensStopWorkingUntilReactivated() async throws {
+    /// Issue 10.10: reactivation does not bring back the tokens of before (it did until then).
+    @Test func deactivatedUsersTokensStopWorkingForGood() async throws {
         let userID = uniqueID("deactivated")
         try await TestServer.withAPI { api in
             let token = try await api.createUser(userID)
@@ -75,7 +76,11 @@ import Testing
             #expect(refused.status == 401)
             #expect(refused.code == 400300)
             #expect(try await api.put("/v3/users/\(userID)", ["is_active": true]).status == 200)
-            #expect(try await api.get("/v3/users/\(userID)", as: .session(token)).status == 200)
+            let revoked = try await api.get("/v3/users/\(userID)", as: .session(token))
+            #expect(revoked.status == 401)
+            #expect(revoked.code == 400302)
+            let fresh = try #require(try await api.post("/v3/users/\(userID)/token")["token"] as? String)
+            #expect(try await api.get("/v3/users/\(userID)", as: .session(fresh)).status == 200)
         }
     }
 

@@ -180,6 +180,13 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // After a response marked `Connection: close` nothing more is sent: draining the rest of
+        // the body may end in a parse error (the client hangs up), which Hummingbird would
+        // otherwise answer with a second response the client no longer expects.
+        if deadlines.phase == .lingering {
+            promise?.succeed()
+            return
+        }
         switch unwrapOutboundIn(data) {
         case .head(var head) where deadlines.answersEarly && head.status.code >= 200:
             head.headerFields[.connection] = "close"

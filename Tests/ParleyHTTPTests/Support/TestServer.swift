@@ -104,3 +104,17 @@ final class ManualClock: Sendable {
         Clock { [self] in millis.withLock { $0 } }
     }
 }
+
+/// A value a test body hands back out of `withAPI`.
+final class Captured<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) {
+        storage = Mutex(value)
+    }
+
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
