@@ -103,12 +103,24 @@ public struct MembershipService: Sendable {
     public func leave(_ caller: Caller, _ channelURL: String, userIDs: [String], leaveAll: Bool) async throws {
         for userID in userIDs { try caller.requireActingAs(userID) }
         try await store.transaction { repositories in
-            let context = try ChannelContext.load(channelURL, caller, repositories)
+            // Leaving several channels locks them all, in order, before any member row.
+            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: !leaveAll)
             try context.access.requireView(channelURL)
+            let channels = leaveAll ? try userIDs.flatMap { try repositories.groupChannelMembers.channelURLs(of: $0) } : [channelURL]
+            if leaveAll { try repositories.groupChannels.lock(channels) }
             for userID in userIDs {
-                try repositories.groupChannelMembers.leave(userID, channelURLs: leaveAll ? nil : [channelURL])
+                try Self.leave(userID, channelURLs: leaveAll ? nil : [channelURL], repositories)
             }
         }
+    }
+
+    /// Deletes the user's memberships (of all their channels when nil); the channels they left
+    /// stop being distinct and have their counts redone. The caller holds the channels' locks.
+    static func leave(_ userID: String, channelURLs: [String]?, _ repositories: Repositories) throws {
+        let left = try repositories.groupChannelMembers.leave(userID, channelURLs: channelURLs)
+        guard !left.isEmpty else { return }
+        try repositories.groupChannels.endDistinct(left)
+        try repositories.groupChannels.refreshCounts(left)
     }
 
     private func requireInvited(_ channelURL: String, _ userID: String, _ repositories: Repositories) throws {
@@ -142,4 +154,11 @@ func requireUsersExist(_ userIDs: [String], _ repositories: Repositories) throws
     let known = Set(try repositories.groupChannelReader.basicUsers(userIDs).map(\.userID))
     let unknown = userIDs.filter { !known.contains($0) }
     guard unknown.isEmpty else { throw ParleyError.unknownReference("Users not found: \(unknown.joined(separator: ", ")).") }
+}
+
+extension MembershipService: ChannelDeparture {
+    /// Deactivation and deletion take the user out of every channel (their locks are taken).
+    public func leaveAll(_ userID: String, _ repositories: Repositories) throws {
+        try Self.leave(userID, channelURLs: nil, repositories)
+    }
 }

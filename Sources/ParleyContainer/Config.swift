@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParleyCore
 import ParleyFiles
+import Postgres
 
 /// Everything the server reads from its environment, with the defaults the README documents.
 public struct Config: Sendable {
@@ -16,6 +17,12 @@ public struct Config: Sendable {
     /// than cores keep PostgreSQL busy (measured on 2 cores: 16 beat 2, 8 and 32); single reads
     /// are pipelined on a few of them.
     public var databasePoolSize = 16
+    /// How long a request waits for a database connection before it is answered 503, and how
+    /// many may wait at once.
+    public var databaseAcquireTimeout: Duration = .seconds(5)
+    public var databaseMaxWaiting = 1024
+    /// Statement, lock-wait and idle-transaction timeouts of every database session.
+    public var databaseSession = SessionSettings()
     public var autoMigrate = false
     /// API.md §3.7: whether members see messages sent before they joined.
     public var chatHistory = true
@@ -63,6 +70,10 @@ public struct Config: Sendable {
             config.logLevel = parsed
         }
         config.databasePoolSize = try reader.int("PARLEY_DB_POOL_SIZE", default: config.databasePoolSize, range: 1...256)
+        config.databaseAcquireTimeout = .milliseconds(try reader.int("PARLEY_DB_ACQUIRE_TIMEOUT_MS", default: 5000, range: 1...600_000))
+        config.databaseMaxWaiting = try reader.int("PARLEY_DB_MAX_WAITING", default: config.databaseMaxWaiting, range: 1...1_000_000)
+        config.databaseSession.statementTimeout = .milliseconds(try reader.int("PARLEY_DB_STATEMENT_TIMEOUT_MS", default: 15000, range: 1...3_600_000))
+        config.databaseSession.lockTimeout = .milliseconds(try reader.int("PARLEY_DB_LOCK_TIMEOUT_MS", default: 5000, range: 1...3_600_000))
         config.autoMigrate = try reader.bool("PARLEY_AUTO_MIGRATE", default: false)
         config.chatHistory = try reader.bool("PARLEY_CHAT_HISTORY", default: true)
         var limits = Limits()
@@ -98,6 +109,7 @@ public struct Config: Sendable {
         let keyLifetime = try reader.int("PARLEY_FILE_AUTH_KEY_TTL_SECONDS", default: Int(config.files.authKeyLifetimeMillis / 1000))
         config.files.authKeyLifetimeMillis = Int64(keyLifetime) * 1000
         config.files.ffmpegPath = environment["PARLEY_FFMPEG"] ?? config.files.ffmpegPath
+        config.files.ffmpegConcurrency = try reader.int("PARLEY_FFMPEG_CONCURRENCY", default: config.files.ffmpegConcurrency, range: 1...64)
         config.httpTimeouts.header = .seconds(try reader.int("PARLEY_HTTP_HEADER_TIMEOUT_SECONDS", default: 30, range: 1...3600))
         config.httpTimeouts.bodyProgress = .seconds(try reader.int("PARLEY_HTTP_BODY_TIMEOUT_SECONDS", default: 30, range: 1...3600))
         config.httpTimeouts.idle = .seconds(try reader.int("PARLEY_HTTP_IDLE_TIMEOUT_SECONDS", default: 75, range: 1...86400))

@@ -37,10 +37,11 @@ public struct Container: Sendable {
     public let shutdown: @Sendable () async -> Void
 
     public static func live(config: Config, logger: Logger, clock: Clock = .system) throws -> Container {
-        let pool = ConnectionPool(
-            configuration: .init(conninfo: config.databaseURL, size: config.databasePoolSize),
-            logger: logger
-        )
+        var poolConfiguration = ConnectionPool.Configuration(conninfo: config.databaseURL, size: config.databasePoolSize)
+        poolConfiguration.acquireTimeout = config.databaseAcquireTimeout
+        poolConfiguration.maxWaiting = config.databaseMaxWaiting
+        poolConfiguration.session = config.databaseSession
+        let pool = ConnectionPool(configuration: poolConfiguration, logger: logger)
         let store = Store(pool: pool)
         let keys = ServerKeys(masterKey: SymmetricKey(data: config.fileKey))
         let pageTokens = PageTokenCodec(key: keys.pageTokens)
@@ -58,16 +59,17 @@ public struct Container: Sendable {
             authKeys: FileAuthKeys(signingKey: keys.fileAuthKeys, lifetimeMillis: fileSettings.authKeyLifetimeMillis),
             store: store, clock: clock, settings: fileSettings, logger: logger
         )
+        let memberships = MembershipService(store: store, clock: clock, settings: settings, accessCodes: accessCodes)
         return Container(
             config: config,
             logger: logger,
             clock: clock,
             authenticator: Authenticator(apiToken: config.apiToken, store: store, clock: clock),
-            users: UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
+            users: UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, departure: memberships),
             userMetadata: UserMetadataService(store: store),
             groupChannels: GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, fileRemover: files),
             channelLists: ChannelListService(store: store, pageTokens: pageTokens),
-            memberships: MembershipService(store: store, clock: clock, settings: settings, accessCodes: accessCodes),
+            memberships: memberships,
             memberLists: MemberListService(store: store, pageTokens: pageTokens),
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),

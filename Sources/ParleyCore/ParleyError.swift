@@ -6,7 +6,7 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
     public let status: Int
     public let code: Int
     public let message: String
-    /// Seconds the client should wait before retrying (429 only).
+    /// Seconds the client should wait before retrying (429, 503).
     public let retryAfter: Int?
 
     public init(status: Int, code: Int, message: String, retryAfter: Int? = nil) {
@@ -103,7 +103,9 @@ extension ParleyError {
 
     public static let internalError = ParleyError(status: 500, code: 500901, message: "Internal error.")
 
-    public static let unavailable = ParleyError(status: 503, code: 500902, message: "A dependency is unavailable; try again shortly.")
+    public static let unavailable = ParleyError(
+        status: 503, code: 500902, message: "A dependency is unavailable; try again shortly.", retryAfter: 1
+    )
 
     public static let routeNotFound = ParleyError(status: 404, code: 400930, message: "No such endpoint.")
 

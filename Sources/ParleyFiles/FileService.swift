@@ -25,7 +25,9 @@ public struct FileService: Sendable, StoredFileRemover {
         self.store = store
         self.clock = clock
         self.settings = settings
-        self.thumbnails = ThumbnailMaker(storage: storage, keyring: keyring, settings: settings, logger: logger)
+        self.thumbnails = ThumbnailMaker(
+            storage: storage, keyring: keyring, settings: settings, ffmpegSlots: ProcessSlots(settings.ffmpegConcurrency), logger: logger
+        )
         self.sourceBudget = ThumbnailSourceBudget(bytes: settings.thumbnailSourceBudgetBytes)
         self.logger = logger
     }

@@ -17,6 +17,8 @@ public struct FileSettings: Sendable {
     public var authKeyLifetimeMillis: Int64 = 3 * 24 * 3600 * 1000
     /// The ffmpeg that takes frames from videos.
     public var ffmpegPath = "ffmpeg"
+    /// ffmpeg processes that may run at once (each decodes a video in memory).
+    public var ffmpegConcurrency = 2
 
     public init() {}
 }

@@ -9,6 +9,7 @@ struct ThumbnailMaker: Sendable {
     let storage: FileStorage
     let keyring: FileKeyring
     let settings: FileSettings
+    let ffmpegSlots: ProcessSlots
     let logger: Logger
 
     func make(for upload: FileUpload, boxes: [ThumbnailBox]) async -> [ThumbnailInfo] {
@@ -18,14 +19,25 @@ struct ThumbnailMaker: Sendable {
         let keyring = keyring
         let settings = settings
         do {
-            return try await BlockingWork.run {
-                let image: [UInt8]
-                switch kind {
-                case .image: image = source
-                case .video:
-                    image = try VideoFrameExtractor(ffmpegPath: settings.ffmpegPath, timeLimitSeconds: settings.thumbnailTimeLimitSeconds)
-                        .firstFrame(of: source)
+            let image: [UInt8]
+            switch kind {
+            case .image: image = source
+            case .video:
+                // At most `ffmpegSlots` ffmpeg processes at once; a video that waits past the time
+                // limit for one is stored without thumbnails.
+                let frame = try await ffmpegSlots.withSlot(patience: .seconds(settings.thumbnailTimeLimitSeconds)) {
+                    try await BlockingWork.run {
+                        try VideoFrameExtractor(ffmpegPath: settings.ffmpegPath, timeLimitSeconds: settings.thumbnailTimeLimitSeconds)
+                            .firstFrame(of: source)
+                    }
                 }
+                guard let frame else {
+                    logger.info("stored without thumbnails", metadata: ["file_id": "\(fileID)", "reason": "every ffmpeg slot stayed busy"])
+                    return []
+                }
+                image = frame
+            }
+            return try await BlockingWork.run {
                 let thumbnailer = Thumbnailer(maxPixels: settings.maxImagePixels, timeLimitSeconds: settings.thumbnailTimeLimitSeconds)
                 let made = try thumbnailer.thumbnails(of: image, boxes: boxes)
                 return try zip(boxes, made).enumerated().map { index, pair in

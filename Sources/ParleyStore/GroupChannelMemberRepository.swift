@@ -100,10 +100,10 @@ public struct GroupChannelMemberRepository {
         ).map { try $0.decode("user_id", as: String.self) }
     }
 
-    /// The user leaves these channels (all of theirs when nil): member rows go, each channel they
-    /// left stops being distinct, and the counts are redone.
-    public func leave(_ userID: String, channelURLs: [String]?) throws {
-        let left = try connection.query(
+    /// Deletes the user's member rows in these channels (all of theirs when nil); returns the
+    /// channels they were in.
+    public func leave(_ userID: String, channelURLs: [String]?) throws -> [String] {
+        try connection.query(
             """
             DELETE FROM group_channel_members
             WHERE user_id = $1 AND ($2::text[] IS NULL OR channel_url = ANY($2::text[]))
@@ -111,10 +111,6 @@ public struct GroupChannelMemberRepository {
             """,
             [userID, channelURLs]
         ).map { try $0.decode("channel_url", as: String.self) }
-        guard !left.isEmpty else { return }
-        let channels = GroupChannelRepository(connection: connection)
-        try channels.endDistinct(left)
-        try channels.refreshCounts(left)
     }
 
     /// Every channel the user is a member of (joined or invited).

@@ -87,8 +87,12 @@ public struct GroupChannelRepository {
     }
 
     /// The channel's row, locked until the transaction ends when `forUpdate`.
+    ///
+    /// Rows are locked in one order across the project (see `lock`): channels, then their
+    /// member rows, then users. `FOR NO KEY UPDATE` is what the send's own UPDATE takes, and it
+    /// leaves foreign-key checks of concurrent inserts (messages, members) unblocked.
     public func find(_ channelURL: String, forUpdate: Bool = false) throws -> GroupChannelRecord? {
-        let lock = forUpdate ? " FOR UPDATE" : ""
+        let lock = forUpdate ? " FOR NO KEY UPDATE" : ""
         return try connection.query(
             "SELECT channel_url, is_distinct, is_public, is_super, is_ephemeral, access_code_hash, is_frozen, member_count FROM group_channels WHERE channel_url = $1\(lock)",
             [channelURL]
@@ -122,6 +126,20 @@ public struct GroupChannelRepository {
                 "UPDATE group_channel_members SET name_sort_key = lower($2) WHERE channel_url = $1", [channelURL, update.name]
             )
         }
+    }
+
+    /// Locks these channels' rows in channel_url order, before any of their member rows.
+    ///
+    /// The one lock order of the project: channel rows (several in channel_url order), then
+    /// member rows, then user rows. A send locks its channel and then the members; leaving all
+    /// channels, deactivating or deleting a user must lock the channels first too, or the two
+    /// deadlock.
+    public func lock(_ channelURLs: [String]) throws {
+        guard !channelURLs.isEmpty else { return }
+        try connection.query(
+            "SELECT channel_url FROM group_channels WHERE channel_url = ANY($1::text[]) ORDER BY channel_url FOR NO KEY UPDATE",
+            [channelURLs]
+        )
     }
 
     /// Stores the access code in a new form (the code itself is unchanged).

@@ -21,11 +21,26 @@ public struct Store: Sendable {
     }
 
     /// Runs `body` in one transaction; a thrown error rolls all of it back.
+    ///
+    /// A transaction that meets a deadlock or a serialization failure was rolled back whole, so
+    /// it is run again from the start, a few times, after a short random pause; `body` must do
+    /// nothing but database work for that to be safe (what must follow the commit comes after).
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
         try await mappingUnavailable {
-            try await pool.withTransaction { try body(Repositories(connection: $0)) }
+            var attempt = 1
+            while true {
+                do {
+                    return try await pool.withTransaction { try body(Repositories(connection: $0)) }
+                } catch let error as PostgresError where error.isTransient && attempt < Self.maxAttempts {
+                    attempt += 1
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 2...10) * attempt))
+                }
+            }
         }
     }
+
+    /// Runs of a transaction that meets deadlocks, before it is answered 503.
+    static let maxAttempts = 5
 
     /// Runs one statement on its own, pipelined with concurrent callers' statements (the hot
     /// reads: a user, a session token).
@@ -35,10 +50,11 @@ public struct Store: Sendable {
         }
     }
 
+    /// A database that cannot serve now (lost, busy, timed out, still deadlocked) is 503.
     private func mappingUnavailable<T>(_ work: () async throws -> T) async throws -> T {
         do {
             return try await work()
-        } catch let error as PostgresError where error.kind == .connection {
+        } catch let error as PostgresError where error.isUnavailability {
             throw ParleyError.unavailable
         }
     }

@@ -52,9 +52,11 @@ public struct UserRepository {
     /// Built once: the lookup runs on every user read.
     private static let findSQL = "SELECT \(columns) FROM users u WHERE u.user_id = $1"
 
-    /// Finds the user and locks their row until the transaction ends, serialising changes to them.
+    /// Finds the user and locks their row until the transaction ends, serialising changes to
+    /// them. `FOR NO KEY UPDATE` leaves foreign-key checks of rows that reference the user (a
+    /// member row being inserted) unblocked.
     public func findForUpdate(_ userID: String) throws -> User? {
-        try connection.query("SELECT \(Self.columns) FROM users u WHERE u.user_id = $1 FOR UPDATE", [userID]).first.map(Self.user)
+        try connection.query("SELECT \(Self.columns) FROM users u WHERE u.user_id = $1 FOR NO KEY UPDATE", [userID]).first.map(Self.user)
     }
 
     /// Up to `limit` users after `afterUserID` in user_id order, matching `filter`.

@@ -26,12 +26,14 @@ public struct UserService: Sendable {
     private let clock: Clock
     private let limits: Limits
     private let pageTokens: PageTokenCodec
+    private let departure: any ChannelDeparture
 
-    public init(store: Store, clock: Clock, limits: Limits, pageTokens: PageTokenCodec) {
+    public init(store: Store, clock: Clock, limits: Limits, pageTokens: PageTokenCodec, departure: any ChannelDeparture) {
         self.store = store
         self.clock = clock
         self.limits = limits
         self.pageTokens = pageTokens
+        self.departure = departure
     }
 
     public func create(_ caller: Caller, _ request: NewUser) async throws -> (User, IssuedSessionToken?) {
@@ -71,14 +73,15 @@ public struct UserService: Sendable {
     public func update(_ caller: Caller, _ userID: String, _ update: UserUpdate) async throws -> User {
         try caller.requireActingAs(userID)
         if update.isActive != nil { try caller.requireAdmin() }
-        return try await store.changingUser(userID) { repositories in
+        let leavesAll = update.isActive == false && update.leaveAllWhenDeactivated
+        return try await store.changingUser(userID, lockingChannels: leavesAll) { repositories in
             if update.isActive == false {
                 // A deactivated user is signed out everywhere: reactivation must not bring back
                 // their old session tokens or file auth keys.
                 try repositories.sessionTokens.revokeAll(userID: userID)
                 try repositories.files.revokeKeys(userID: userID)
-                if update.leaveAllWhenDeactivated { try repositories.groupChannelMembers.leave(userID, channelURLs: nil) }
             }
+            if leavesAll { try departure.leaveAll(userID, repositories) }
             try repositories.users.update(userID, update)
             return try repositories.users.find(userID)!
         }
@@ -86,9 +89,9 @@ public struct UserService: Sendable {
 
     public func delete(_ caller: Caller, _ userID: String) async throws {
         try caller.requireAdmin()
-        try await store.changingUser(userID) { repositories in
+        try await store.changingUser(userID, lockingChannels: true) { repositories in
             // Leaving first keeps the channels' member counts and distinctness right.
-            try repositories.groupChannelMembers.leave(userID, channelURLs: nil)
+            try departure.leaveAll(userID, repositories)
             _ = try repositories.users.delete(userID)
         }
     }

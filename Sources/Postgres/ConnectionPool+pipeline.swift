@@ -4,9 +4,11 @@ import Synchronization
 extension ConnectionPool {
     /// A statement waiting for a pipeline, with the continuation of the task that wants it.
     struct PipelinedJob: Sendable {
+        let id: UInt64
+        let deadline: ContinuousClock.Instant
         let sql: String
         let parameters: [any PostgresBindable]
-        let complete: @Sendable (Result<PostgresResult, PostgresError>) -> Void
+        let complete: @Sendable (Result<PostgresResult, any Error>) -> Void
     }
 
     /// The most statements sent in one round trip; small enough that neither side's socket
@@ -19,26 +21,80 @@ extension ConnectionPool {
     /// thread then sends everything queued in one round trip: the server answers a batch in one
     /// wake-up, and neither side pays a context switch per statement. Only for reads: a batch
     /// shares one implicit transaction and may be sent again (see `PostgresConnection.pipeline`);
-    /// writes belong in `withTransaction` or `withConnection`.
+    /// writes belong in `withTransaction` or `withConnection`. The queue is bounded, a statement
+    /// waits at most `acquireTimeout` for its batch, and a cancelled caller's statement leaves it.
     public func run<Result: Sendable>(_ query: Query<Result>) async throws -> Result {
-        // Unchecked: every queued job is completed exactly once, by `send` or by `failQueued`,
-        // and this runs on every lookup.
-        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Result, any Error>) in
-            let decode = query.decode
-            let job = PipelinedJob(sql: query.sql, parameters: query.parameters) { outcome in
-                // Decoding happens here, on the database thread, while the result is alive.
-                switch outcome {
-                case .success(let result):
-                    do {
-                        continuation.resume(returning: try decode(result))
-                    } catch {
-                        continuation.resume(throwing: error as? PostgresError ?? PostgresError(kind: .decoding, message: "\(error)"))
+        let id = jobIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        // Unchecked: every queued job is completed exactly once, by whoever takes it out of the
+        // queue (a runner, the sweeper, a cancellation, closing), and this runs on every lookup.
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Result, any Error>) in
+                let decode = query.decode
+                let job = PipelinedJob(
+                    id: id, deadline: .now + configuration.acquireTimeout, sql: query.sql, parameters: query.parameters
+                ) { outcome in
+                    // Decoding happens here, on the database thread, while the result is alive.
+                    switch outcome {
+                    case .success(let result):
+                        do {
+                            continuation.resume(returning: try decode(result))
+                        } catch {
+                            continuation.resume(throwing: error as? PostgresError ?? PostgresError(kind: .decoding, message: "\(error)"))
+                        }
+                    case .failure(let error):
+                        continuation.resume(throwing: error)
                     }
-                case .failure(let error):
-                    continuation.resume(throwing: error)
                 }
+                enqueue(job)
             }
-            if enqueue(job) { startPipelineRunner() }
+        } onCancel: {
+            abandon(job: id)
+        }
+    }
+
+    private enum Enqueued { case queued, startRunner, full, cancelled }
+
+    /// Queues a statement for pipelining, starting a runner (and the deadline sweeper) when
+    /// needed, or refuses it at once.
+    private func enqueue(_ job: PipelinedJob) {
+        let (outcome, startSweeper) = state.withLock { state -> (Enqueued, Bool) in
+            // Checked under the lock `abandon` takes: see `lease`.
+            if Task.isCancelled { return (.cancelled, false) }
+            guard state.pipelineQueue.count < configuration.maxQueuedStatements else { return (.full, false) }
+            state.pipelineQueue.append(job)
+            let sweeper = startSweepingIfNeeded(&state)
+            guard state.pipelineRunners < maxPipelineRunners else { return (.queued, sweeper) }
+            state.pipelineRunners += 1
+            return (.startRunner, sweeper)
+        }
+        if startSweeper { startSweeping() }
+        switch outcome {
+        case .queued: break
+        case .startRunner: startPipelineRunner()
+        case .full: job.complete(.failure(busyError("\(configuration.maxQueuedStatements) statements are already queued")))
+        case .cancelled: job.complete(.failure(CancellationError()))
+        }
+    }
+
+    /// A cancelled caller's statement leaves the queue (unless a runner took it meanwhile).
+    private func abandon(job id: UInt64) {
+        let job: PipelinedJob? = state.withLock { state in
+            guard let index = state.pipelineQueue.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.pipelineQueue.remove(at: index)
+        }
+        job?.complete(.failure(CancellationError()))
+    }
+
+    /// The next statements for a runner to send, or nil (and one runner fewer) when none wait.
+    func nextBatch() -> [PipelinedJob]? {
+        state.withLock { state in
+            guard !state.pipelineQueue.isEmpty else {
+                state.pipelineRunners -= 1
+                return nil
+            }
+            let count = min(state.pipelineQueue.count, Self.maxPipelineBatch)
+            defer { state.pipelineQueue.removeFirst(count) }
+            return Array(state.pipelineQueue.prefix(count))
         }
     }
 
@@ -49,17 +105,16 @@ extension ConnectionPool {
         case .use(let connection):
             threads.submit { _ in self.drain(on: connection) }
         case .open:
-            let conninfo = configuration.conninfo
-            let logger = logger
+            let (conninfo, logger, session) = (configuration.conninfo, logger, configuration.session)
             threads.submit { _ in
                 do {
-                    self.drain(on: try PostgresConnection(conninfo: conninfo, logger: logger))
+                    self.drain(on: try PostgresConnection(conninfo: conninfo, logger: logger, settings: session))
                 } catch {
                     self.slotFreed()
                     self.failQueued(error)
                 }
             }
-        case .wait:
+        case .wait, .full, .cancelled:
             Task {
                 do {
                     try await withConnection { connection in
@@ -90,6 +145,9 @@ extension ConnectionPool {
     private func send(_ batch: [PipelinedJob], on connection: PostgresConnection) {
         let statements = batch.map { (sql: $0.sql, parameters: $0.parameters) }
         do {
+            // An earlier round that went wrong halfway leaves the connection unusable: its unread
+            // answers would be taken for this batch's. Reset it first.
+            if !connection.isHealthy { try connection.reconnect() }
             let outcomes: [Result<PostgresResult, PostgresError>]
             do {
                 outcomes = try connection.pipeline(statements)
@@ -99,7 +157,7 @@ extension ConnectionPool {
                 try connection.reconnect()
                 outcomes = try connection.pipeline(statements)
             }
-            zip(batch, outcomes).forEach { job, outcome in job.complete(outcome) }
+            zip(batch, outcomes).forEach { job, outcome in job.complete(outcome.mapError { $0 }) }
         } catch {
             let failure = error as? PostgresError ?? PostgresError(kind: .connection, message: "\(error)")
             batch.forEach { $0.complete(.failure(failure)) }

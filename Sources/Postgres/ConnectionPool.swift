@@ -1,6 +1,6 @@
 import DequeModule
-import NIOCore
 import Logging
+import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
@@ -8,12 +8,23 @@ import Synchronization
 /// A bounded pool of libpq connections with its own threads, one per connection.
 ///
 /// Every database job runs on the pool's `NIOThreadPool`, never on an event loop, with one
-/// connection lent to it exclusively. Requests beyond the pool size wait for a connection in
-/// arrival order. As a lifecycle `Service`, the pool closes its connections on graceful shutdown.
+/// connection lent to it exclusively. Jobs beyond the pool size wait for a connection in arrival
+/// order, but not for ever and not in unbounded numbers: a job that finds `maxWaiting` others
+/// waiting, or waits longer than `acquireTimeout`, fails with a `.busy` error (nothing was sent),
+/// and a cancelled job leaves the queue. As a lifecycle `Service`, the pool closes its connections
+/// on graceful shutdown.
 public final class ConnectionPool: Service, Sendable {
     public struct Configuration: Sendable {
         public var conninfo: String
         public var size: Int
+        /// How long a job may wait for a connection (or a pipelined statement for its batch).
+        public var acquireTimeout: Duration = .seconds(5)
+        /// Jobs that may wait for a connection at once; more are refused straight away.
+        public var maxWaiting = 1024
+        /// Statements that may wait for a pipeline at once; more are refused straight away.
+        public var maxQueuedStatements = 8192
+        /// Timeouts and limits of every connection's session.
+        public var session = SessionSettings()
 
         public init(conninfo: String, size: Int) {
             self.conninfo = conninfo
@@ -21,21 +32,32 @@ public final class ConnectionPool: Service, Sendable {
         }
     }
 
+    struct Waiter {
+        let id: UInt64
+        let deadline: ContinuousClock.Instant
+        /// Resumed with a connection, or with nil meaning "open a new one".
+        let continuation: CheckedContinuation<PostgresConnection?, any Error>
+    }
+
     struct State {
         var idle: [PostgresConnection] = []
         var opened = 0
-        /// Each waiter is resumed with a connection, or with nil meaning "open a new one".
-        var waiters: Deque<CheckedContinuation<PostgresConnection?, any Error>> = []
+        var waiters: Deque<Waiter> = []
         var isClosed = false
         /// Statements waiting to be pipelined, and how many threads are draining them.
         var pipelineQueue: Deque<PipelinedJob> = []
         var pipelineRunners = 0
+        /// Whether a task is looking for waiters and statements past their deadline.
+        var sweeping = false
+        var lastWaiterID: UInt64 = 0
     }
 
     let configuration: Configuration
     let logger: Logger
     let threads: NIOThreadPool
     let state = Mutex(State())
+    /// Ids of pipelined statements, so a cancelled caller can find its own in the queue.
+    let jobIDs = Atomic<UInt64>(0)
 
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
@@ -51,14 +73,19 @@ public final class ConnectionPool: Service, Sendable {
         await close()
     }
 
-    /// Closes idle connections, fails waiters and stops the threads.
+    /// Closes idle connections, fails waiters and queued statements, and stops the threads.
     public func close() async {
-        let (waiters, idle) = state.withLock { state in
+        let (waiters, idle, queued) = state.withLock { state in
             state.isClosed = true
-            defer { state.waiters.removeAll(); state.idle.removeAll() }
-            return (state.waiters, state.idle)
+            defer {
+                state.waiters.removeAll()
+                state.idle.removeAll()
+                state.pipelineQueue.removeAll()
+            }
+            return (state.waiters, state.idle, state.pipelineQueue)
         }
-        for waiter in waiters { waiter.resume(throwing: Self.closedError) }
+        for waiter in waiters { waiter.continuation.resume(throwing: Self.closedError) }
+        for job in queued { job.complete(.failure(Self.closedError)) }
         _ = idle  // released here: each connection's deinit finishes it
         try? await threads.shutdownGracefully()
     }
@@ -101,7 +128,7 @@ public final class ConnectionPool: Service, Sendable {
     }
 
     enum Lease {
-        case use(PostgresConnection), open, wait, closed
+        case use(PostgresConnection), open, wait, closed, full, cancelled
     }
 
     private func lease() async throws -> PostgresConnection {
@@ -111,23 +138,53 @@ public final class ConnectionPool: Service, Sendable {
         case .use(let connection): return connection
         case .open: return try await open()
         case .closed: throw Self.closedError
-        case .wait: break
+        case .wait, .full, .cancelled: break
         }
-        let leased: PostgresConnection? = try await withCheckedThrowingContinuation { continuation in
-            let next: Lease = state.withLock { state in
-                let next = takeOrReserve(&state)
-                if case .wait = next { state.waiters.append(continuation) }
-                return next
+        let id = state.withLock { state in
+            state.lastWaiterID += 1
+            return state.lastWaiterID
+        }
+        let leased: PostgresConnection? = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let deadline = ContinuousClock.now + configuration.acquireTimeout
+                let (next, startSweeper) = state.withLock { state -> (Lease, Bool) in
+                    var next = takeOrReserve(&state)
+                    guard case .wait = next else { return (next, false) }
+                    // Checked under the lock that `abandon` takes: a cancellation either comes
+                    // before this (and is seen here) or finds the waiter queued.
+                    if Task.isCancelled {
+                        next = .cancelled
+                    } else if state.waiters.count >= configuration.maxWaiting {
+                        next = .full
+                    } else {
+                        state.waiters.append(Waiter(id: id, deadline: deadline, continuation: continuation))
+                    }
+                    return (next, startSweepingIfNeeded(&state))
+                }
+                if startSweeper { startSweeping() }
+                switch next {
+                case .use(let connection): continuation.resume(returning: connection)
+                case .open: continuation.resume(returning: nil)
+                case .wait: break
+                case .closed: continuation.resume(throwing: Self.closedError)
+                case .full: continuation.resume(throwing: busyError("\(configuration.maxWaiting) jobs are already waiting"))
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                }
             }
-            switch next {
-            case .use(let connection): continuation.resume(returning: connection)
-            case .open: continuation.resume(returning: nil)
-            case .wait: break
-            case .closed: continuation.resume(throwing: Self.closedError)
-            }
+        } onCancel: {
+            abandon(waiter: id)
         }
         if let leased { return leased }
         return try await open()
+    }
+
+    /// A cancelled job leaves the queue (unless a connection was handed to it meanwhile).
+    private func abandon(waiter id: UInt64) {
+        let waiter: Waiter? = state.withLock { state in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(throwing: CancellationError())
     }
 
     /// An idle connection, or the right to open one while under the size, or the need to wait.
@@ -144,9 +201,8 @@ public final class ConnectionPool: Service, Sendable {
     /// Opens a connection in a slot already reserved for it.
     private func open() async throws -> PostgresConnection {
         do {
-            let conninfo = configuration.conninfo
-            let logger = logger
-            return try await threads.runIfActive { try PostgresConnection(conninfo: conninfo, logger: logger) }
+            let (conninfo, logger, session) = (configuration.conninfo, logger, configuration.session)
+            return try await threads.runIfActive { try PostgresConnection(conninfo: conninfo, logger: logger, settings: session) }
         } catch {
             slotFreed()
             logger.error("cannot connect to PostgreSQL", metadata: ["error": "\(error)"])
@@ -160,22 +216,22 @@ public final class ConnectionPool: Service, Sendable {
             slotFreed()
             return
         }
-        let waiter: CheckedContinuation<PostgresConnection?, any Error>? = state.withLock { state in
+        let waiter: Waiter? = state.withLock { state in
             if let waiter = state.waiters.popFirst() { return waiter }
             if !state.isClosed { state.idle.append(connection) }
             return nil
         }
-        waiter?.resume(returning: connection)
+        waiter?.continuation.resume(returning: connection)
     }
 
     /// A connection was dropped: let the next waiter open a new one in its place.
     func slotFreed() {
-        let waiter: CheckedContinuation<PostgresConnection?, any Error>? = state.withLock { state in
+        let waiter: Waiter? = state.withLock { state in
             if let waiter = state.waiters.popFirst() { return waiter }
             state.opened -= 1
             return nil
         }
-        waiter?.resume(returning: nil)
+        waiter?.continuation.resume(returning: nil)
     }
 
     /// At most half the connections, and one per two cores, drain the pipeline: transactions
@@ -184,27 +240,8 @@ public final class ConnectionPool: Service, Sendable {
     /// Computed once: `System.coreCount` reads cgroup files on every call.
     let maxPipelineRunners: Int
 
-    /// Queues a statement for pipelining; true when the caller should start another runner.
-    func enqueue(_ job: PipelinedJob) -> Bool {
-        state.withLock { state in
-            state.pipelineQueue.append(job)
-            guard state.pipelineRunners < maxPipelineRunners else { return false }
-            state.pipelineRunners += 1
-            return true
-        }
-    }
-
-    /// The next statements for a runner to send, or nil (and one runner fewer) when none wait.
-    func nextBatch() -> [PipelinedJob]? {
-        state.withLock { state in
-            guard !state.pipelineQueue.isEmpty else {
-                state.pipelineRunners -= 1
-                return nil
-            }
-            let count = min(state.pipelineQueue.count, Self.maxPipelineBatch)
-            defer { state.pipelineQueue.removeFirst(count) }
-            return Array(state.pipelineQueue.prefix(count))
-        }
+    func busyError(_ reason: String) -> PostgresError {
+        PostgresError(kind: .busy, message: "no database connection became free: \(reason)")
     }
 
     static let closedError = PostgresError(kind: .usage, message: "the connection pool is closed")

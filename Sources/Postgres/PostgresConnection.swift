@@ -10,16 +10,21 @@ import Logging
 public final class PostgresConnection: @unchecked Sendable {
     private var handle: OpaquePointer
     private let conninfo: String
+    private let settings: SessionSettings
     private let noticeSink: Unmanaged<NoticeSink>
-    /// Statement text → prepared statement name, for this server session.
-    private var preparedStatements: [String: String] = [:]
+    /// Statement text → prepared statement, for this server session.
+    private var preparedStatements: [String: PreparedStatement] = [:]
+    private var preparedCount = 0
+    private var useCount: UInt64 = 0
     /// Statements run since the pool lent the connection; lets the pool retry a lent connection
     /// whose very first statement found the server gone.
     var statementsSinceLease = 0
 
-    /// Connects with a libpq connection string or URI (`host=… dbname=…` or `postgresql://…`).
-    public init(conninfo: String, logger: Logger) throws {
+    /// Connects with a libpq connection string or URI (`host=… dbname=…` or `postgresql://…`),
+    /// and applies `settings`.
+    public init(conninfo: String, logger: Logger, settings: SessionSettings = SessionSettings()) throws {
         self.conninfo = conninfo
+        self.settings = settings
         self.noticeSink = Unmanaged.passRetained(NoticeSink(logger: logger))
         guard let handle = PQconnectdb(conninfo) else {
             noticeSink.release()
@@ -33,6 +38,7 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         self.handle = handle
         installNoticeProcessor()
+        try applySettings()
     }
 
     deinit {
@@ -52,7 +58,8 @@ public final class PostgresConnection: @unchecked Sendable {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
 
-    /// Re-establishes a lost connection; prepared statements are gone with the old session.
+    /// Re-establishes a lost or unusable connection; prepared statements are gone with the old
+    /// session.
     public func reconnect() throws {
         PQreset(handle)
         preparedStatements.removeAll()
@@ -61,6 +68,12 @@ public final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(kind: .connection, message: Self.errorMessage(handle))
         }
         installNoticeProcessor()
+        try applySettings()
+    }
+
+    private func applySettings() throws {
+        let setup = settings.setup
+        if !setup.isEmpty { try execute(setup) }
     }
 
     /// Runs one parameterised statement as a prepared statement (prepared once per connection).
@@ -84,11 +97,15 @@ public final class PostgresConnection: @unchecked Sendable {
     /// answered, so the server ran none of them; once answers have arrived, statements that got
     /// none report the connection error as their outcome.
     func pipeline(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [Swift.Result<PostgresResult, PostgresError>] {
+        // A round left unfinished leaves results unread; a later round would read them as its own.
+        guard isHealthy else { throw PostgresError(kind: .connection, message: "the connection was left unusable by an unfinished pipeline") }
         statementsSinceLease += 1
         // Statements new to this connection are prepared first, outside the pipeline.
         let names = try statements.map { try preparedName(for: $0.sql, parameterCount: $0.parameters.count) }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
-        defer { if PQexitPipelineMode(handle) != 1 { isPoisoned = true } }
+        var finished = false
+        // Any way out but the end of the last round poisons the connection until it is reset.
+        defer { if !finished || PQexitPipelineMode(handle) != 1 { isPoisoned = true } }
         var outcomes = [Swift.Result<PostgresResult, PostgresError>?](repeating: nil, count: statements.count)
         var pending = Array(statements.indices)
         while !pending.isEmpty {
@@ -110,6 +127,10 @@ public final class PostgresConnection: @unchecked Sendable {
                 }
                 // Each statement's results end with NULL.
                 while let extra = PQgetResult(handle) { PQclear(extra) }
+                if abandonRoundForTesting {
+                    abandonRoundForTesting = false
+                    return try settle(outcomes)
+                }
             }
             guard let sync = PQgetResult(handle) else { return try settle(outcomes) }
             let status = PQresultStatus(sync)
@@ -124,8 +145,13 @@ public final class PostgresConnection: @unchecked Sendable {
             }
             pending = aborted
         }
+        finished = true
         return try settle(outcomes)
     }
+
+    /// Fault injection for the tests: the next pipeline round stops after its first answer, as a
+    /// round does when something goes wrong halfway, leaving the rest unread.
+    var abandonRoundForTesting = false
 
     /// The outcomes of a pipeline: statements left unanswered report the connection's error; when
     /// none was answered at all, the whole batch fails so that the caller may resend it.
@@ -165,12 +191,29 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     private func preparedName(for sql: String, parameterCount: Int) throws -> String {
-        if let name = preparedStatements[sql] { return name }
-        let name = "p\(preparedStatements.count)"
+        useCount &+= 1
+        if let statement = preparedStatements[sql] {
+            preparedStatements[sql]?.lastUse = useCount
+            return statement.name
+        }
+        if preparedStatements.count >= settings.maxPreparedStatements { try deallocateLeastRecentlyUsed() }
+        preparedCount += 1
+        let name = "p\(preparedCount)"
         try check(PQprepare(handle, name, sql, Int32(parameterCount), nil))
-        preparedStatements[sql] = name
+        preparedStatements[sql] = PreparedStatement(name: name, lastUse: useCount)
         return name
     }
+
+    /// Makes room in the prepared-statement cache (a scan, but only when a new text arrives at a
+    /// full cache).
+    private func deallocateLeastRecentlyUsed() throws {
+        guard let (sql, oldest) = preparedStatements.min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
+        try execute("DEALLOCATE \(oldest.name)")
+        preparedStatements[sql] = nil
+    }
+
+    /// How many statements are prepared on this connection now.
+    var preparedStatementCount: Int { preparedStatements.count }
 
     /// Turns a `PGresult` into a `PostgresResult`, or an error with SQLSTATE.
     private func check(_ result: OpaquePointer?) throws -> PostgresResult {
@@ -207,6 +250,12 @@ public final class PostgresConnection: @unchecked Sendable {
             sink.logger.debug("postgres notice", metadata: ["notice": "\(String(cString: message).trimmingCharacters(in: .newlines))"])
         }, noticeSink.toOpaque())
     }
+}
+
+/// A statement prepared on a connection, and when it was last used (for the cache's eviction).
+private struct PreparedStatement {
+    let name: String
+    var lastUse: UInt64
 }
 
 /// Routes server NOTICE lines into the logger instead of stderr.

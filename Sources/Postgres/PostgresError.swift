@@ -9,6 +9,8 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         case decoding
         /// The pool is closed or a migration is inconsistent.
         case usage
+        /// No connection (or pipeline slot) became free in time; nothing was sent to the server.
+        case busy
     }
 
     public let kind: Kind
@@ -26,8 +28,22 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 
     public var isUniqueViolation: Bool { sqlState == "23505" }
     public var isForeignKeyViolation: Bool { sqlState == "23503" }
-    /// Serialization failures and deadlocks: the transaction may simply be retried.
+    /// Serialization failures and deadlocks: the transaction was rolled back and may simply be
+    /// run again from the start.
     public var isTransient: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    /// The database could not serve the statement now, through no fault of the request: lost or
+    /// busy connections, a statement or lock wait over its timeout, a transaction that still met
+    /// a deadlock after its retries, a server short of resources.
+    public var isUnavailability: Bool {
+        switch kind {
+        case .connection, .busy: return true
+        case .server:
+            guard let sqlState else { return false }
+            return isTransient || sqlState == "57014" || sqlState == "55P03" || sqlState.hasPrefix("53") || sqlState.hasPrefix("57P")
+        case .decoding, .usage: return false
+        }
+    }
 
     public var description: String {
         var text = "PostgresError(\(kind)"

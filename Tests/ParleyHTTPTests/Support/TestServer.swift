@@ -117,4 +117,9 @@ final class Captured<Value: Sendable>: Sendable {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }
+
+    /// Changes the value in place, atomically.
+    func update(_ change: (inout Value) -> Void) {
+        storage.withLock { change(&$0) }
+    }
 }
