@@ -33,7 +33,8 @@ struct ChannelPreferenceController {
     /// DELETE …/hide takes `user_id` and `should_unhide_all` from the body or the query string.
     @Sendable func unhide(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        let unhideAll = try action.body.bool("should_unhide_all") ?? QueryParameters(request).bool("should_unhide_all", default: false)
+        let queryUnhideAll = try QueryParameters(request).bool("should_unhide_all", default: false)
+        let unhideAll = try action.body.bool("should_unhide_all") ?? queryUnhideAll
         try await preferences.unhide(action.caller, action.channelURL, userID: action.userID, unhideAll: unhideAll)
         return JSONResponse.empty()
     }

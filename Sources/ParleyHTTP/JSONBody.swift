@@ -4,6 +4,11 @@ import ParleyCore
 
 /// A request's JSON object with typed, validating accessors. A field that is absent or `null`
 /// counts as not given; one of the wrong type is 400100–400104; a missing required one 400105.
+/// Fields that no accessor reads are ignored.
+///
+/// PostgreSQL text cannot hold U+0000, and a C string would silently end there: every string
+/// (and map key) an accessor reads is refused with 400111 when it holds U+0000, rather than
+/// stored as something other than what was sent. Fields the server ignores are not checked.
 struct JSONBody: Sendable {
     let fields: [String: JSONValue]
 
@@ -29,26 +34,13 @@ struct JSONBody: Sendable {
             throw ParleyError.invalidJSON
         }
         guard case .object(let fields) = value else { throw ParleyError.wrongType("body", expected: .object) }
-        try rejectNUL(value)
         return JSONBody(fields: fields)
     }
 
-    /// PostgreSQL text cannot hold U+0000, and a C string would silently end there: refuse it
-    /// anywhere in the body rather than store something other than what was sent.
-    private static func rejectNUL(_ value: JSONValue) throws {
-        switch value {
-        case .string(let text):
-            if text.utf8.contains(0) { throw ParleyError.invalidValue("body", "strings must not contain U+0000") }
-        case .array(let items):
-            try items.forEach(rejectNUL)
-        case .object(let fields):
-            for (key, item) in fields {
-                if key.utf8.contains(0) { throw ParleyError.invalidValue("body", "keys must not contain U+0000") }
-                try rejectNUL(item)
-            }
-        default:
-            break
-        }
+    /// A string the server reads, refused when it holds U+0000 (see the type's comment).
+    private static func text(_ text: String, field: String) throws -> String {
+        if text.utf8.contains(0) { throw ParleyError.invalidValue(field, "must not contain U+0000") }
+        return text
     }
 
     private static func isJSON(_ contentType: String) -> Bool {
@@ -64,7 +56,7 @@ struct JSONBody: Sendable {
     func string(_ key: String) throws -> String? {
         guard let value = present(key) else { return nil }
         guard case .string(let text) = value else { throw ParleyError.wrongType(key, expected: .string) }
-        return text
+        return try Self.text(text, field: key)
     }
 
     func requiredString(_ key: String) throws -> String {
@@ -92,7 +84,7 @@ struct JSONBody: Sendable {
         guard case .array(let items) = value else { throw ParleyError.wrongType(key, expected: .list) }
         return try items.map { item in
             guard case .string(let text) = item else { throw ParleyError.wrongType("\(key)[]", expected: .string) }
-            return text
+            return try Self.text(text, field: "\(key)[]")
         }
     }
 
@@ -110,10 +102,12 @@ struct JSONBody: Sendable {
     func stringMap(_ key: String) throws -> [String: String]? {
         guard let value = present(key) else { return nil }
         guard case .object(let entries) = value else { throw ParleyError.wrongType(key, expected: .object) }
-        return try entries.mapValues { entry in
+        var map: [String: String] = [:]
+        for (name, entry) in entries {
             guard case .string(let text) = entry else { throw ParleyError.wrongType("\(key) values", expected: .string) }
-            return text
+            map[try Self.text(name, field: "\(key) keys")] = try Self.text(text, field: "\(key) values")
         }
+        return map
     }
 
     func requiredStringMap(_ key: String) throws -> [String: String] {

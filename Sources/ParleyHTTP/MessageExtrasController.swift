@@ -30,10 +30,11 @@ struct MessageExtrasController {
 
     @Sendable func removeReaction(_ request: Request, _ context: CallerContext) async throws -> Response {
         let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: limits.jsonBodyBytes)
-        guard let reaction = try QueryParameters(request).string("reaction") ?? action.body.string("reaction") else {
-            throw ParleyError.missing("reaction")
-        }
-        try await reactions.remove(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: try reactionKey(reaction))
+        // The query's `reaction`, else the body's; both are checked when both are given.
+        let queryReaction = try QueryParameters(request).string("reaction").map(reactionKey)
+        let bodyReaction = try action.body.string("reaction").map(reactionKey)
+        guard let reaction = queryReaction ?? bodyReaction else { throw ParleyError.missing("reaction") }
+        try await reactions.remove(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
         return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: 0, operation: "DELETE"))
     }
 

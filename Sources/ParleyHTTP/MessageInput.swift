@@ -35,9 +35,11 @@ struct MessageInput {
     /// `url` (http or https), `file_name`, `file_type`, `file_size`: stored as given, no thumbnails.
     private func externalFile(_ body: JSONBody) throws -> FileAttachment {
         let url = try Validation.text(try body.requiredString("url"), field: "url", max: Validation.maxFileURLLength)
-        guard let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased(), ["http", "https"].contains(scheme),
-              url.contains("://")
-        else { throw ParleyError.invalidValue("url", "must be an http or https URL") }
+        // `http://` or `https://` (the scheme in any letter case), then anything.
+        let lowered = url.prefix(8).lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+            throw ParleyError.invalidValue("url", "must be an http or https URL")
+        }
         let size = try body.int64("file_size") ?? 0
         guard size >= 0 else { throw ParleyError.invalidValue("file_size", "must not be negative") }
         return FileAttachment(

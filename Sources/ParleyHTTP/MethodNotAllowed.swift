@@ -9,7 +9,9 @@ import Hummingbird
 /// literal segment (`…/messages/mark_as_read`) is never mistaken for a capture
 /// (`…/messages/{message_id}`). They sit outside the `/v3` group, so no token is asked for.
 enum MethodNotAllowed {
-    static let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .head, .options]
+    /// The methods a client may ask any path with: the common ones, TRACE, and QUERY (the safe
+    /// method with a body of draft-ietf-httpbis-safe-method-w-body).
+    static let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .head, .options, .trace, HTTPRequest.Method("QUERY")!]
 
     static func register(on router: Router<ParleyRequestContext>) {
         var byPath: [String: (path: RouterPath, methods: Set<HTTPRequest.Method>)] = [:]

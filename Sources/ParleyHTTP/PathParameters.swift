@@ -2,10 +2,13 @@ import Hummingbird
 import ParleyCore
 
 extension RequestContext {
-    /// A path capture, percent-decoded (user ids may hold `@`, `:` and `+`).
+    /// A path capture, percent-decoded (user ids may hold `@`, `:` and `+`). A `{user_id}` must
+    /// be a well-formed user id (API.md §1.4; 400111 otherwise), so that a malformed one is
+    /// refused alike on every route, not looked up (or listed as having nothing) on some.
     func pathParameter(_ name: String) throws -> String {
         guard let raw = parameters.get(name) else { throw ParleyError.missing(name) }
-        return PercentDecoding.decode(raw) ?? raw
+        let value = PercentDecoding.decode(raw) ?? raw
+        return name == "user_id" ? try Validation.userID(value) : value
     }
 }
 

@@ -124,7 +124,8 @@ import Testing
     }
 }
 
-/// U+0000 cannot be stored in PostgreSQL text: it is refused wherever it appears.
+/// U+0000 cannot be stored in PostgreSQL text: it is refused wherever the server reads it (fields
+/// it ignores are not read: SpecConformanceTests).
 @Suite struct NULInputTests {
     @Test func nulInBodyKeysValuesPathAndQueryIs400111() async throws {
         let userID = uniqueID("nul")
