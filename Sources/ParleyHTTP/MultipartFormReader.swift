@@ -143,7 +143,9 @@ private final class PartCollector {
     }
 }
 
-/// `value; key=token; key="quoted"` (Content-Type, Content-Disposition).
+/// `value; key=token; key="quoted"` (Content-Type, Content-Disposition). Spaces and tabs
+/// outside quotes only separate; a quoted string is kept exactly (a field named `" a"` is not
+/// the field `a`).
 struct HeaderParameters {
     let value: String
     private var parameters: [String: String] = [:]
@@ -158,6 +160,7 @@ struct HeaderParameters {
             if quoted && character == "\\" { escaped = true; continue }
             if character == "\"" { quoted.toggle(); continue }
             if character == ";" && !quoted { pieces.append(piece); piece = ""; continue }
+            if !quoted && (character == " " || character == "\t") { continue }
             piece.append(character)
         }
         pieces.append(piece)
@@ -165,7 +168,7 @@ struct HeaderParameters {
         for parameter in pieces.dropFirst() {
             guard let equals = parameter.firstIndex(of: "=") else { continue }
             let key = parameter[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            parameters[key] = String(parameter[parameter.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            parameters[key] = String(parameter[parameter.index(after: equals)...])
         }
     }
 

@@ -111,6 +111,19 @@ import Testing
         }
     }
 
+    /// A quoted multipart field name is kept exactly: `" custom_type"` is another (ignored)
+    /// field, and a name of blanks is a name, not a missing one.
+    @Test func quotedMultipartFieldNamesAreKeptExactly() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("names", 1)
+            let url = try await api.createChannel(["user_ids": [cast[0]]])
+            let fields = ["user_id": cast[0], " custom_type": "spaced", "\t": "tab", "custom_type": "plain"]
+            let response = try await api.upload(url, fields, file: FormFile(bytes: Array("hello".utf8)))
+            #expect(response.status == 201, "\(response.text)")
+            #expect(response["custom_type"] as? String == "plain")
+        }
+    }
+
     /// `thumbnail<n>` is `WIDTHxHEIGHT` in decimal digits: no sign, no spaces.
     @Test func thumbnailBoxesAreDigitsOnly() async throws {
         try await TestServer.withAPI { api in
