@@ -6,9 +6,12 @@ admin's `Api-Token`, so a schema-valid request that breaks one of these rules is
 documented 400, which schemathesis would report as "schema-valid request rejected". The hook
 below completes *positive* test cases (those schemathesis generated to be valid) so that they
 keep these rules; negative cases are sent as generated. Each rule names the description that
-states it.
+states it. The hook also keeps the seeded test data from being deleted (see below), and works
+around a thread-safety bug of Python 3.11 that schemathesis' two workers would hit.
 """
 
+import itertools
+import os
 import threading
 import time
 
@@ -38,6 +41,40 @@ except (ImportError, AttributeError):
 SEEDED_USER = "carol"
 # The seeded member who leaves, so that carol stays.
 LEAVING_USER = "erin"
+
+# --- Keeping the seeded data for the whole run (test fixtures, not API rules) ----------------
+# The examples and coverage phases send the spec's example values (`alice`, the channel
+# `group_3f2a…`), and stateful steps send ids read from earlier responses, to DELETE operations
+# too; the first such request would take the seeded user, channel or message away from every
+# later test case. A positive DELETE (or leave) aimed at seeded data is sent to one of the
+# seeded resources meant for deletion instead (scripts/schemathesis seeds both kinds).
+SEEDED_USERS = {"alice", "bob", "carol", "dave", "erin"}
+SEEDED_CHANNELS = {"group_3f2a9c0d1e8b47a6b5c4d3e2f1a0b9c8", "st-second"}
+SEEDED_MESSAGES = {int(i) for i in os.environ.get("PARLEY_ST_SEEDED_MESSAGES", "").split(",") if i}
+DISPOSABLE_USERS = itertools.cycle(["temp-1", "temp-2", "temp-3"])
+DISPOSABLE_CHANNELS = itertools.cycle(["st-temp-1", "st-temp-2", "st-temp-3"])
+DISPOSABLE_MESSAGES = itertools.cycle([int(i) for i in os.environ.get("PARLEY_ST_DISPOSABLE_MESSAGES", "0").split(",") if i])
+
+
+def _as_int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _keep_seeded_data(case, operation):
+    path = case.path_parameters if isinstance(case.path_parameters, dict) else {}
+    if operation == ("DELETE", "/v3/users/{user_id}") and path.get("user_id") in SEEDED_USERS:
+        case.path_parameters = {**path, "user_id": next(DISPOSABLE_USERS)}
+    elif operation == ("DELETE", "/v3/group_channels/{channel_url}") and path.get("channel_url") in SEEDED_CHANNELS:
+        case.path_parameters = {**path, "channel_url": next(DISPOSABLE_CHANNELS)}
+    elif operation == ("DELETE", "/v3/group_channels/{channel_url}/messages/{message_id}") and _as_int(path.get("message_id")) in SEEDED_MESSAGES:
+        case.path_parameters = {**path, "message_id": next(DISPOSABLE_MESSAGES)}
+    elif operation == ("PUT", "/v3/group_channels/{channel_url}/leave") and isinstance(case.body, dict):
+        user_ids = case.body.get("user_ids")
+        if isinstance(user_ids, list) and SEEDED_USER in user_ids:
+            case.body = {**case.body, "user_ids": [LEAVING_USER if u == SEEDED_USER else u for u in user_ids]}
 
 # Operations that act for one user named by `user_id` in the body or the query, or else the
 # session user: with `Api-Token` one of the two is required (400105), which their descriptions
@@ -70,6 +107,7 @@ def before_call(context, case, **kwargs):
     if meta is None or meta.generation.mode != GenerationMode.POSITIVE:
         return
     operation = (case.method.upper(), case.path)
+    _keep_seeded_data(case, operation)
     query = case.query if isinstance(case.query, dict) else None
     body = _body_dict(case)
 
