@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Postgres
+import Synchronization
 
 /// A throwaway database on the test cluster, created empty for one test.
 struct TestDatabase {
@@ -53,4 +54,12 @@ struct MigrationFolder {
     }
 
     var migrator: Migrator { Migrator(directory: url, logger: TestDatabase.logger) }
+}
+
+/// A flag one task raises and another waits for.
+final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .releasing) }
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
 }

@@ -27,6 +27,9 @@ enum TestServer {
         config.port = 0
         config.migrationsDirectory = packageRoot.appendingPathComponent("migrations").path
         config.databasePoolSize = 4
+        // The whole suite shares two cores: a request may wait long for a connection without
+        // anything being wrong. The tests of the limit set it themselves.
+        config.databaseAcquireTimeout = .seconds(60)
         // Tests send in bursts; the flood test turns the limit back on.
         config.limits.messagesPerSecond = 0
         // Each server stores uploads in a folder of its own.
