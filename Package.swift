@@ -61,7 +61,7 @@ let package = Package(
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
-            dependencies: ["ParleyCore", "ParleyStore"]
+            dependencies: ["ParleyCore", "ParleyFiles", "ParleyStore"]
         ),
         // libvips, found through pkg-config: decodes and thumbnails images.
         .systemLibrary(

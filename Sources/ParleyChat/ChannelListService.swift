@@ -39,7 +39,7 @@ public struct ChannelListService: Sendable {
         let after = try pageToken.map { try pageTokens.decode($0, scope: tokenScope) }
         let (rows, views) = try await store.read { repositories in
             let rows = try repositories.groupChannelLists.page(listScope, filter, after: after, limit: limit + 1)
-            let views = try repositories.groupChannelReader.views(rows.prefix(limit).map(\.url), viewerID: viewer)
+            let views = try ChannelViews.load(rows.prefix(limit).map(\.url), viewerID: viewer, repositories)
             return (rows.map(\.position), views)
         }
         let next = rows.count > limit ? pageTokens.encode(scope: tokenScope, position: rows[limit - 1]) : ""

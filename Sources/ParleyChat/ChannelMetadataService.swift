@@ -10,27 +10,27 @@ public struct ChannelMetadataService: Sendable {
     }
 
     public func all(_ caller: Caller, _ channelURL: String) async throws -> [String: String] {
-        try await reading(caller, channelURL) { try $0.channelMetadata.all(channelURL) }
+        try await reading(caller, channelURL) { try $0.channelMetadata(channelURL).all() }
     }
 
     public func value(_ caller: Caller, _ channelURL: String, key: String) async throws -> String {
-        try await reading(caller, channelURL) { try $0.channelMetadata.require(channelURL, key: key) }
+        try await reading(caller, channelURL) { try MetadataRules.value(of: key, in: $0.channelMetadata(channelURL)) }
     }
 
     public func create(_ caller: Caller, _ channelURL: String, _ map: [String: String]) async throws {
-        try await writing(caller, channelURL) { try $0.channelMetadata.add(channelURL, map) }
+        try await writing(caller, channelURL) { try MetadataRules.add(map, to: $0.channelMetadata(channelURL)) }
     }
 
     public func update(_ caller: Caller, _ channelURL: String, _ map: [String: String], upsert: Bool) async throws {
-        try await writing(caller, channelURL) { try $0.channelMetadata.set(channelURL, map, upsert: upsert) }
+        try await writing(caller, channelURL) { try MetadataRules.set(map, upsert: upsert, in: $0.channelMetadata(channelURL)) }
     }
 
     public func delete(_ caller: Caller, _ channelURL: String, key: String) async throws {
-        try await writing(caller, channelURL) { try $0.channelMetadata.remove(channelURL, key: key) }
+        try await writing(caller, channelURL) { try MetadataRules.remove(key, from: $0.channelMetadata(channelURL)) }
     }
 
     public func deleteAll(_ caller: Caller, _ channelURL: String) async throws {
-        try await writing(caller, channelURL) { try $0.channelMetadata.deleteAll(channelURL) }
+        try await writing(caller, channelURL) { try $0.channelMetadata(channelURL).deleteAll() }
     }
 
     private func reading<T: Sendable>(_ caller: Caller, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {

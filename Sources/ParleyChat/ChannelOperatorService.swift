@@ -35,7 +35,7 @@ public struct ChannelOperatorService: Sendable {
         try await store.read { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
-            return try repositories.groupChannelReader.views([channelURL], viewerID: nil)[0].channel.operators
+            return try repositories.groupChannelReader.operators([channelURL])[channelURL] ?? []
         }
     }
 
@@ -45,7 +45,7 @@ public struct ChannelOperatorService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             try repositories.groupChannels.setFreeze(channelURL, freeze)
-            return try repositories.groupChannelReader.views([channelURL], viewerID: caller.userID)[0]
+            return try ChannelViews.one(channelURL, viewerID: caller.userID, repositories)
         }
     }
 }

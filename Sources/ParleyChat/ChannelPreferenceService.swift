@@ -22,6 +22,8 @@ public struct ChannelPreferenceService: Sendable {
                 channels, userID, allowAutoUnhide ? .hiddenAllowAutoUnhide : .hiddenPreventAutoUnhide,
                 hideMessagesBefore: hidePreviousMessages ? now : nil
             )
+            // Messages the user no longer sees are not unread either.
+            if hidePreviousMessages { try repositories.receipts.markEverythingRead(channels, userID) }
         }
     }
 
@@ -38,6 +40,7 @@ public struct ChannelPreferenceService: Sendable {
         let now = clock.nowMillis
         try await changeOwnMemberships(caller, channelURL, userID: userID, all: resetAll) { repositories, channels in
             try repositories.groupChannelMembers.resetHistory(channels, userID, now: now)
+            try repositories.receipts.markEverythingRead(channels, userID)
         }
         return now
     }

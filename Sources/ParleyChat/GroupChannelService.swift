@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyFiles
 import ParleyStore
 
 /// Creating, reading, changing and deleting group channels (API.md §3.2, §3.3).
@@ -7,14 +8,14 @@ public struct GroupChannelService: Sendable {
     let clock: Clock
     let settings: ChatSettings
     let accessCodes: AccessCodes
-    let fileRemover: any StoredFileRemover
+    let files: FileService
 
-    public init(store: Store, clock: Clock, settings: ChatSettings, accessCodes: AccessCodes, fileRemover: any StoredFileRemover) {
+    public init(store: Store, clock: Clock, settings: ChatSettings, accessCodes: AccessCodes, files: FileService) {
         self.store = store
         self.clock = clock
         self.settings = settings
         self.accessCodes = accessCodes
-        self.fileRemover = fileRemover
+        self.files = files
     }
 
     /// Creates the channel, or returns the existing distinct channel of the same members
@@ -57,9 +58,7 @@ public struct GroupChannelService: Sendable {
                 try repositories.groupChannelMembers.insert(url, members, now: now)
                 try repositories.groupChannels.refreshCounts([url])
             }
-            guard let view = try repositories.groupChannelReader.views([url], viewerID: viewer).first else {
-                throw ChannelAccess.notFound(url)
-            }
+            let view = try ChannelViews.one(url, viewerID: viewer, repositories)
             return (view, created)
         }
     }
@@ -78,9 +77,7 @@ public struct GroupChannelService: Sendable {
         return try await store.read { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
-            guard let view = try repositories.groupChannelReader.views([channelURL], viewerID: viewer).first else {
-                throw ChannelAccess.notFound(channelURL)
-            }
+            let view = try ChannelViews.one(channelURL, viewerID: viewer, repositories)
             let members = showMembers || showReadReceipt || showDeliveryReceipt
                 ? try repositories.groupChannelMembers.list(channelURL, MemberFilter(), after: nil, limit: Self.embeddedMemberLimit).map(\.member)
                 : nil
@@ -106,24 +103,25 @@ public struct GroupChannelService: Sendable {
             }
             let accessCodeHash: String?? = update.accessCode.map { $0.isEmpty ? nil : accessCodes.stored($0) }
             try repositories.groupChannels.update(channelURL, update, accessCodeHash: accessCodeHash)
-            return try repositories.groupChannelReader.views([channelURL], viewerID: viewer)[0]
+            return try ChannelViews.one(channelURL, viewerID: viewer, repositories)
         }
     }
 
-    /// Operators and the admin delete the channel with everything in it.
+    /// Operators and the admin delete the channel with everything in it (its files' bytes once
+    /// the deletion has committed).
     public func delete(_ caller: Caller, _ channelURL: String) async throws {
-        let fileIDs = try await store.transaction { repositories in
+        let files = files
+        try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             let fileIDs = try repositories.files.removeForChannel(channelURL)
             _ = try repositories.groupChannels.delete(channelURL)
-            return fileIDs
+            if !fileIDs.isEmpty { repositories.afterCommit { await files.removeStoredFiles(fileIDs) } }
         }
-        if !fileIDs.isEmpty { await fileRemover.removeStoredFiles(fileIDs) }
     }
 
     private func createMissingUsers(_ users: [NewChannelUser], now: Int64, _ repositories: Repositories) throws {
-        let existing = Set(try repositories.groupChannelReader.basicUsers(users.map(\.userID)).map(\.userID))
+        let existing = Set(try repositories.users.basicUsers(users.map(\.userID)).map(\.userID))
         for user in users where !existing.contains(user.userID) {
             try repositories.users.insertIfAbsent(
                 User(userID: user.userID, nickname: user.nickname ?? user.userID, profileURL: user.profileURL ?? "", createdAt: now)

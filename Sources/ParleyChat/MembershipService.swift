@@ -37,7 +37,7 @@ public struct MembershipService: Sendable {
                 try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
                 try repositories.groupChannels.endDistinct([channelURL])
             }
-            return try repositories.groupChannelReader.views([channelURL], viewerID: caller.userID)[0]
+            return try ChannelViews.one(channelURL, viewerID: caller.userID, repositories)
         }
     }
 
@@ -54,7 +54,7 @@ public struct MembershipService: Sendable {
             try requireAccessCode(context, accessCode, caller, repositories)
             try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
             try repositories.groupChannels.refreshCounts([channelURL])
-            return try repositories.groupChannelReader.views([channelURL], viewerID: userID)[0]
+            return try ChannelViews.one(channelURL, viewerID: userID, repositories)
         }
     }
 
@@ -94,7 +94,7 @@ public struct MembershipService: Sendable {
             }
             try repositories.groupChannels.refreshCounts([channelURL])
             try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
-            return try repositories.groupChannelReader.views([channelURL], viewerID: userID)[0]
+            return try ChannelViews.one(channelURL, viewerID: userID, repositories)
         }
     }
 
@@ -151,7 +151,7 @@ public struct MembershipService: Sendable {
 
 /// 400/400201 naming the ids that are not users.
 func requireUsersExist(_ userIDs: [String], _ repositories: Repositories) throws {
-    let known = Set(try repositories.groupChannelReader.basicUsers(userIDs).map(\.userID))
+    let known = Set(try repositories.users.basicUsers(userIDs).map(\.userID))
     let unknown = userIDs.filter { !known.contains($0) }
     guard unknown.isEmpty else { throw ParleyError.unknownReference("Users not found: \(unknown.joined(separator: ", ")).") }
 }

@@ -61,7 +61,8 @@ public struct MetaArrayService: Sendable {
                 throw ParleyError.tooMany("A meta array holds at most \(Validation.maxMetaArrayKeys) keys of \(Validation.maxMetaArrayValues) values.")
             }
             try repositories.messages.setMetaarray(messageID, result, now: now)
-            return try repositories.messages.find(channelURL, messageID)!
+            guard let changed = try repositories.messages.find(channelURL, messageID) else { throw MessageService.notFound(messageID) }
+            return try MessageDetails.attach(changed, repositories)
         }
     }
 }

@@ -40,7 +40,7 @@ public struct ReactionService: Sendable {
             guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
                 throw MessageService.notFound(messageID)
             }
-            return message.reactions
+            return try repositories.reactions.reactions([message.messageID])[message.messageID] ?? []
         }
     }
 

@@ -29,7 +29,7 @@ public struct Config: Sendable {
     public var limits = Limits()
     /// The master key of stored files (`PARLEY_FILE_KEY`): 32 bytes. Set in code, it defaults to
     /// a random key, which suits tests only: files outlive the process, so a server needs it set.
-    public var fileKey: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
+    public var fileKey: [UInt8] = SecretHashing.randomBytes(32)
     /// Where uploaded files are stored; defaults to `files` under the data folder.
     public var fileDirectory: String?
     /// The address clients reach this server at (behind a proxy, the proxy's), for file URLs.

@@ -52,12 +52,6 @@ public struct ThumbnailInfo: Sendable, Equatable, Codable {
     }
 }
 
-/// Deletes the stored bytes of files whose rows are gone. Chat services call it after the
-/// transaction that removed a message or a channel commits; the file service implements it.
-public protocol StoredFileRemover: Sendable {
-    func removeStoredFiles(_ fileIDs: [String]) async
-}
-
 extension Validation {
     /// A media type as `type/subtype[; parameters]`: it is served as the download's
     /// Content-Type, so no control characters and a shape a header can carry.

@@ -44,7 +44,9 @@ public struct Message: Sendable, Equatable {
     public var customType: String
     public var data: String
     public var mentionType: MentionType
-    public var mentionedUsers: [BasicUser]
+    /// The mentioned users' ids as stored, and their profiles as shown (unknown ids skipped).
+    public var mentionedUserIDs: [String]
+    public var mentionedUsers: [BasicUser] = []
     public var sortedMetaarray: [MetaArray]
     public var reactions: [Reaction] = []
     public var isOpMsg: Bool
@@ -58,7 +60,7 @@ public struct Message: Sendable, Equatable {
 
     public init(
         messageID: Int64, type: MessageType, channelURL: String, sender: BasicUser?, message: String, customType: String,
-        data: String, mentionType: MentionType, mentionedUsers: [BasicUser], sortedMetaarray: [MetaArray], isOpMsg: Bool,
+        data: String, mentionType: MentionType, mentionedUserIDs: [String], sortedMetaarray: [MetaArray], isOpMsg: Bool,
         silent: Bool, createdAt: Int64, updatedAt: Int64, isRemoved: Bool, dedupID: String?, file: FileAttachment? = nil
     ) {
         self.messageID = messageID
@@ -69,7 +71,7 @@ public struct Message: Sendable, Equatable {
         self.customType = customType
         self.data = data
         self.mentionType = mentionType
-        self.mentionedUsers = mentionedUsers
+        self.mentionedUserIDs = mentionedUserIDs
         self.sortedMetaarray = sortedMetaarray
         self.isOpMsg = isOpMsg
         self.silent = silent
@@ -157,4 +159,17 @@ extension Validation {
     public static let maxMentionedUsers = 10
     public static let maxMetaArrayKeys = 20
     public static let maxMetaArrayValues = 50
+}
+
+extension Message {
+    /// The message `new` becomes once sent: stored (or, in an ephemeral channel, only numbered)
+    /// with this id and time.
+    public init(sent new: NewMessage, messageID: Int64, channelURL: String, sender: BasicUser?, isOperator: Bool, createdAt: Int64) {
+        self.init(
+            messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
+            customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUserIDs: new.mentionedUserIDs,
+            sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: createdAt,
+            updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file
+        )
+    }
 }

@@ -89,9 +89,21 @@ extension ParleyError {
         ParleyError(status: 409, code: 400203, message: message)
     }
 
-    public static func bodyTooLarge(max: Int) -> ParleyError {
-        ParleyError(status: 413, code: 400110, message: "The request body is larger than \(max) bytes.")
+    /// 413 for the body, or a part of it (`what`: "The file", "A form field"), over its limit.
+    public static func bodyTooLarge(max: Int, what: String = "The request body") -> ParleyError {
+        ParleyError(status: 413, code: 400110, message: "\(what) is larger than \(max) bytes.")
     }
+
+    public static func rangeNotSatisfiable(size: Int64) -> ParleyError {
+        ParleyError(status: 416, code: 400111, message: "The range is outside the file's \(size) bytes.")
+    }
+
+    /// A file auth key that is missing, invalid or expired (API.md §5.2).
+    public static func fileKeyRefused(_ message: String) -> ParleyError {
+        ParleyError(status: 401, code: 400302, message: message)
+    }
+
+    public static let channelFrozen = ParleyError(status: 403, code: 900050, message: "The channel is frozen.")
 
     public static func unsupportedMediaType(_ type: String) -> ParleyError {
         ParleyError(status: 415, code: 400111, message: "Unsupported media type \"\(type)\".")

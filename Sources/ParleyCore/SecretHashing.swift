@@ -27,9 +27,14 @@ public enum SecretHashing {
         }
     }
 
-    /// `count` random bytes as lowercase hex, from the system's secure generator.
-    public static func randomHex(bytes count: Int) -> String {
+    /// `count` bytes from the system's secure generator (identifiers, nonces, keys).
+    public static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return Hex.encode((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// `count` random bytes as lowercase hex.
+    public static func randomHex(bytes count: Int) -> String {
+        Hex.encode(randomBytes(count))
     }
 }

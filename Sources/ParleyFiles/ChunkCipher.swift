@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCore
 
 /// Seals and opens the chunks of one stored file with its data key. Public so that the file
 /// benchmark measures exactly this code against `openssl speed`.
@@ -15,7 +16,7 @@ public struct ChunkCipher {
     /// A cipher with a fresh random key and nonce prefix, and the default chunk size.
     public static func random() -> ChunkCipher {
         ChunkCipher(
-            format: EncryptedFileFormat(noncePrefix: (0..<EncryptedFileFormat.noncePrefixSize).map { _ in UInt8.random(in: 0...255) }),
+            format: EncryptedFileFormat(noncePrefix: SecretHashing.randomBytes(EncryptedFileFormat.noncePrefixSize)),
             key: SymmetricKey(size: .bits256)
         )
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,9 +20,7 @@ public final class EncryptedFileWriter {
     public private(set) var plaintextSize: Int64 = 0
 
     public init(fileID: String, temporaryPath: String, finalPath: String, keyring: FileKeyring) throws {
-        var prefix = [UInt8](repeating: 0, count: EncryptedFileFormat.noncePrefixSize)
-        for index in prefix.indices { prefix[index] = UInt8.random(in: 0...255) }
-        let format = EncryptedFileFormat(noncePrefix: prefix)
+        let format = EncryptedFileFormat(noncePrefix: SecretHashing.randomBytes(EncryptedFileFormat.noncePrefixSize))
         let dataKey = keyring.newDataKey()
         let header = format.headerPrefix + (try keyring.wrap(dataKey, fileID: fileID, headerPrefix: format.headerPrefix))
         self.cipher = ChunkCipher(format: format, key: dataKey)

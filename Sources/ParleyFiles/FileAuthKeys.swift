@@ -45,5 +45,5 @@ public struct FileAuthKeys: Sendable {
         return (userID, number(17))
     }
 
-    static let invalid = ParleyError(status: 401, code: 400302, message: "The file auth key is invalid or expired.")
+    static let invalid = ParleyError.fileKeyRefused("The file auth key is invalid or expired.")
 }

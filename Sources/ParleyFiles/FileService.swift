@@ -5,7 +5,7 @@ import ParleyStore
 
 /// Uploaded files (API.md §5): stores uploads encrypted, makes their thumbnails, issues file
 /// auth keys and serves downloads to the members of the file's channel.
-public struct FileService: Sendable, StoredFileRemover {
+public struct FileService: Sendable {
     let storage: FileStorage
     let keyring: FileKeyring
     public let authKeys: FileAuthKeys
@@ -65,6 +65,7 @@ public struct FileService: Sendable, StoredFileRemover {
         await removeStoredFiles([fileID])
     }
 
+    /// Deletes the stored bytes of files whose rows are gone (after the removal has committed).
     public func removeStoredFiles(_ fileIDs: [String]) async {
         let storage = storage
         _ = try? await BlockingWork.run { fileIDs.forEach(storage.remove) }
@@ -114,7 +115,7 @@ public struct FileService: Sendable, StoredFileRemover {
     }
 
     static let notFound = ParleyError.notFound("File not found.")
-    static let keyRequired = ParleyError(status: 401, code: 400302, message: "This file needs a file auth key: add ?auth=<key>.")
+    static let keyRequired = ParleyError.fileKeyRefused("This file needs a file auth key: add ?auth=<key>.")
 }
 
 /// How a download proves it may read a file.

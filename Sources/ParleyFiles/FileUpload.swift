@@ -60,7 +60,7 @@ public final class FileUpload: @unchecked Sendable {
     public func append(_ bytes: UnsafeRawBufferPointer) throws {
         guard writer.plaintextSize + Int64(bytes.count) <= maxBytes else {
             writer.abort()
-            throw ParleyError(status: 413, code: 400110, message: "The file is larger than \(maxBytes) bytes.")
+            throw ParleyError.bodyTooLarge(max: Int(maxBytes), what: "The file")
         }
         try writer.append(bytes)
         keepForThumbnails(bytes)

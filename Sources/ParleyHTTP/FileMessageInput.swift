@@ -1,3 +1,4 @@
+import ParleyChat
 import ParleyCore
 import ParleyFiles
 
@@ -5,15 +6,8 @@ import ParleyFiles
 struct FileMessageInput {
     let limits: Limits
 
-    struct Parsed {
-        var message: NewMessage
-        var boxes: [ThumbnailBox]
-        var fileName: String?
-        var fileType: String?
-        var requireAuth: Bool
-    }
-
-    func parse(_ fields: [String: String], caller: Caller) throws -> Parsed {
+    func parse(_ form: MultipartForm, caller: Caller) throws -> FileMessageForm {
+        let fields = form.fields
         if let type = fields["message_type"], type != MessageType.file.rawValue {
             throw ParleyError.invalidValue("message_type", "an upload is a FILE message")
         }
@@ -29,12 +23,18 @@ struct FileMessageInput {
             dedupID: try fields["dedup_id"].map { try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength) },
             isSilent: try bool(fields, "is_silent") ?? false
         )
-        return Parsed(
-            message: message,
-            boxes: try boxes(fields),
-            fileName: try fields["file_name"].map { try Validation.fileName($0) },
-            fileType: try fields["file_type"].map { try Validation.mediaType($0, field: "file_type") },
-            requireAuth: try bool(fields, "require_auth") ?? true
+        let boxes = try boxes(fields)
+        let fileName = try fields["file_name"].map { try Validation.fileName($0) }
+        let fileType = try fields["file_type"].map { try Validation.mediaType($0, field: "file_type") }
+        let requireAuth = try bool(fields, "require_auth") ?? true
+        // The part's own Content-Type stands in for `file_type`, unless generic or malformed.
+        let declaredType = form.fileContentType.flatMap {
+            $0.lowercased() == "application/octet-stream" || !Validation.isMediaType($0) ? nil : $0
+        }
+        return FileMessageForm(
+            message: message, thumbnailBoxes: boxes,
+            fileName: try fileName ?? form.fileName.map { try Validation.fileName($0, field: "file") } ?? "file",
+            fileType: fileType ?? declaredType, requireAuth: requireAuth
         )
     }
 

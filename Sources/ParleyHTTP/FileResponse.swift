@@ -31,7 +31,7 @@ struct FileResponse {
                 headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(size)"
             case .unsatisfiable:
                 var response = ErrorResponses.response(
-                    for: ParleyError(status: 416, code: 400111, message: "The range is outside the file's \(size) bytes.")
+                    for: ParleyError.rangeNotSatisfiable(size: size)
                 )
                 response.headers[.contentRange] = "bytes */\(size)"
                 return response

@@ -34,42 +34,19 @@ struct MessageController {
         return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
     }
 
-    /// A file upload: streamed to storage, thumbnailed, then sent as a FILE message. A file that
-    /// does not end up in a message is deleted.
+    /// A file upload: the form is read here while `MessageService.sendFile` does the rest.
     private func sendUpload(_ request: Request, _ caller: Caller, _ channelURL: String, boundary: String) async throws -> Response {
-        // A session user sends as themself: refuse them before reading the file, not after.
-        if let userID = caller.userID { try await messages.authorizeUpload(caller, channelURL, senderID: userID) }
-        let form = try await MultipartFormReader(files: files, maxFieldBytes: limits.dataBytes + 1).read(request, boundary: boundary)
-        guard let upload = form.upload else { throw ParleyError.missing("file") }
-        let input: FileMessageInput.Parsed
-        let fileName: String
-        do {
-            input = try FileMessageInput(limits: limits).parse(form.fields, caller: caller)
-            fileName = try input.fileName ?? form.fileName.map { try Validation.fileName($0, field: "file") } ?? "file"
-        } catch {
-            upload.abort()
-            throw error
+        let (message, created) = try await messages.sendFile(caller, channelURL) {
+            let form = try await MultipartFormReader(files: files, maxFieldBytes: limits.dataBytes + 1).read(request, boundary: boundary)
+            guard let upload = form.upload else { throw ParleyError.missing("file") }
+            do {
+                return ReceivedFile(upload: upload, form: try FileMessageInput(limits: limits).parse(form, caller: caller))
+            } catch {
+                upload.abort()
+                throw error
+            }
         }
-        let stored = try await files.finish(upload, thumbnailBoxes: input.boxes)
-        // The part's own Content-Type, unless generic or malformed.
-        let declaredType = form.fileContentType.flatMap {
-            $0.lowercased() == "application/octet-stream" || !Validation.isMediaType($0) ? nil : $0
-        }
-        var new = input.message
-        new.file = FileAttachment(
-            fileID: stored.fileID,
-            name: fileName,
-            type: input.fileType ?? declaredType ?? stored.detectedType ?? "application/octet-stream",
-            size: stored.size, requireAuth: input.requireAuth, thumbnails: stored.thumbnails
-        )
-        do {
-            let (message, created) = try await messages.send(caller, channelURL, new)
-            if !created { await files.discard(stored.fileID) }
-            return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
-        } catch {
-            await files.discard(stored.fileID)
-            throw error
-        }
+        return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
     }
 
     @Sendable func history(_ request: Request, _ context: CallerContext) async throws -> Response {

@@ -106,7 +106,7 @@ private final class PartCollector {
             fileSlices.append(buffer)
         case .field:
             guard fieldBytes.count + buffer.readableBytes <= maxFieldBytes else {
-                throw ParleyError(status: 413, code: 400110, message: "A form field is longer than \(maxFieldBytes) bytes.")
+                throw ParleyError.bodyTooLarge(max: maxFieldBytes, what: "A form field")
             }
             fieldBytes.append(contentsOf: buffer.readableBytesView)
         case nil:

@@ -1,4 +1,3 @@
-import Foundation
 import ParleyCore
 import Postgres
 
@@ -18,11 +17,11 @@ public struct StoredFileAccess: Sendable {
 public struct FileRepository {
     let connection: PostgresConnection
 
-    /// Links an uploaded file to its message (nil in an ephemeral channel).
-    public func insert(fileID: String, channelURL: String, messageID: Int64?, fileJSON: String, now: Int64) throws {
+    /// Links an uploaded file to its channel and message (nil in an ephemeral channel).
+    public func insert(fileID: String, _ file: FileAttachment, channelURL: String, messageID: Int64?, now: Int64) throws {
         try connection.query(
             "INSERT INTO files (file_id, channel_url, message_id, file, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)",
-            [fileID, channelURL, messageID, fileJSON, now]
+            [fileID, channelURL, messageID, try JSONColumn.text(file), now]
         )
     }
 
@@ -40,11 +39,10 @@ public struct FileRepository {
             [fileID, userID]
         ) { result in
             try result.first.map { row in
-                let fileJSON: String = try row.decode("file")
-                return StoredFileAccess(
+                StoredFileAccess(
                     channelURL: try row.decode("channel_url"),
-                    file: try JSONDecoder().decode(FileAttachment.self, from: Data(fileJSON.utf8)),
-                    memberState: try row.decodeIfPresent("member_state", as: String.self).flatMap(MemberState.init(rawValue:)),
+                    file: try JSONColumn.value(try row.decode("file", as: String.self)),
+                    memberState: try row.decodeIfPresent("member_state", as: MemberState.self),
                     keyHolder: try row.decodeIfPresent("file_key_generation", as: Int64.self).map { ($0, try row.decode("is_active")) }
                 )
             }
@@ -54,19 +52,19 @@ public struct FileRepository {
     /// Forgets the files of a message; returns their ids, whose bytes the caller removes after commit.
     public func removeForMessage(_ messageID: Int64) throws -> [String] {
         let rows = try connection.query("DELETE FROM files WHERE message_id = $1 RETURNING file_id", [messageID])
-        return try (0..<rows.count).map { try rows[$0].decode("file_id") }
+        return try rows.map { try $0.decode("file_id") }
     }
 
     /// Forgets the files of a channel (before the channel goes); returns their ids.
     public func removeForChannel(_ channelURL: String) throws -> [String] {
         let rows = try connection.query("DELETE FROM files WHERE channel_url = $1 RETURNING file_id", [channelURL])
-        return try (0..<rows.count).map { try rows[$0].decode("file_id") }
+        return try rows.map { try $0.decode("file_id") }
     }
 
     /// The ids among `fileIDs` that some message still uses (the sweeper keeps those).
     public func known(_ fileIDs: [String]) throws -> Set<String> {
         let rows = try connection.query("SELECT file_id FROM files WHERE file_id = ANY($1::text[])", [fileIDs])
-        return Set(try (0..<rows.count).map { try rows[$0].decode("file_id") as String })
+        return Set(try rows.map { try $0.decode("file_id") as String })
     }
 
     /// Ends every file auth key issued to the user so far: their key generation moves on.

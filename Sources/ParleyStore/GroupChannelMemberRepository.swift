@@ -49,7 +49,7 @@ public struct GroupChannelMemberRepository {
         try connection.query(
             "SELECT state, is_operator FROM group_channel_members WHERE channel_url = $1 AND user_id = $2", [channelURL, userID]
         ).first.map { row in
-            (MemberState(rawValue: try row.decode("state")) ?? .joined, try row.decode("is_operator"))
+            (try row.decode("state", as: MemberState.self), try row.decode("is_operator"))
         }
     }
 
@@ -63,7 +63,7 @@ public struct GroupChannelMemberRepository {
             """,
             [channelURL, userID]
         ).first.map { row in
-            (MemberState(rawValue: try row.decode("state")) ?? .joined, try row.decode("is_operator"), try GroupChannelReader.basicUser(row))
+            (try row.decode("state", as: MemberState.self), try row.decode("is_operator"), try UserRepository.basicUser(row))
         }
     }
 
@@ -137,7 +137,6 @@ public struct GroupChannelMemberRepository {
             """,
             [channelURLs, userID, state.rawValue, hideMessagesBefore]
         )
-        if hideMessagesBefore != nil { try ReceiptRepository(connection: connection).markEverythingRead(channelURLs, userID) }
     }
 
     /// The member no longer sees messages sent before `now`.
@@ -146,7 +145,6 @@ public struct GroupChannelMemberRepository {
             "UPDATE group_channel_members SET ts_message_offset = $3 WHERE channel_url = ANY($1::text[]) AND user_id = $2",
             [channelURLs, userID, now]
         )
-        try ReceiptRepository(connection: connection).markEverythingRead(channelURLs, userID)
     }
 
     /// A page of members after (`sortKey`, `userID`), with their sort keys for the next token.
@@ -177,8 +175,8 @@ public struct GroupChannelMemberRepository {
         )
         return try rows.map { row in
             let member = Member(
-                user: try GroupChannelReader.basicUser(row),
-                state: MemberState(rawValue: try row.decode("state")) ?? .joined,
+                user: try UserRepository.basicUser(row),
+                state: try row.decode("state", as: MemberState.self),
                 isOperator: try row.decode("is_operator"),
                 lastSeenAt: try row.decode("last_seen_at"),
                 readTS: try row.decode("read_ts"),

@@ -1,14 +1,14 @@
 import ParleyCore
 import Postgres
 
-/// Reads whole channels for responses: a few batched queries per page, never one per channel.
+/// The rows a channel view is made of (API.md §3.1): the channels' own fields, their operators
+/// and one user's memberships, each for a whole page in one query.
 public struct GroupChannelReader {
     let connection: PostgresConnection
 
-    /// The channels with these urls, in the given order, with operators, the creator and the
-    /// viewer's membership attached.
-    public func views(_ channelURLs: [String], viewerID: String?) throws -> [ChannelView] {
-        guard !channelURLs.isEmpty else { return [] }
+    /// The channels with these urls (unknown ones absent), without their operators.
+    public func channels(_ channelURLs: [String]) throws -> [String: GroupChannel] {
+        guard !channelURLs.isEmpty else { return [:] }
         let rows = try connection.query(
             """
             SELECT c.channel_url, c.name, c.cover_url, c.custom_type, c.data, c.is_distinct, c.is_public, c.is_super,
@@ -20,12 +20,8 @@ public struct GroupChannelReader {
             """,
             [channelURLs]
         )
-        let operators = try self.operators(channelURLs)
-        let memberships = try viewerID.map { try self.memberships(channelURLs, userID: $0) } ?? [:]
-        let lastMessages = try MessageRepository(connection: connection).lastMessages(channelURLs, viewerID: viewerID)
         var channels: [String: GroupChannel] = [:]
-        for index in 0..<rows.count {
-            let row = rows[index]
+        for row in rows {
             let url: String = try row.decode("channel_url")
             let creator: BasicUser? = try row.decodeIfPresent("creator_nickname", as: String.self).map { nickname in
                 BasicUser(userID: try row.decode("created_by"), nickname: nickname,
@@ -38,18 +34,14 @@ public struct GroupChannelReader {
                 isSuper: try row.decode("is_super"), isEphemeral: try row.decode("is_ephemeral"),
                 isAccessCodeRequired: try row.decode("is_access_code_required"), freeze: try row.decode("is_frozen"),
                 memberCount: try row.decode("member_count"), joinedMemberCount: try row.decode("joined_member_count"),
-                createdAt: try row.decode("created_at"), createdBy: creator, operators: operators[url] ?? []
+                createdAt: try row.decode("created_at"), createdBy: creator, operators: []
             )
         }
-        return channelURLs.compactMap { url in
-            channels[url].map {
-                ChannelView(channel: $0, viewerID: viewerID, membership: memberships[url], members: nil, lastMessage: lastMessages[url])
-            }
-        }
+        return channels
     }
 
     /// Operators of each channel, in user_id order.
-    func operators(_ channelURLs: [String]) throws -> [String: [BasicUser]] {
+    public func operators(_ channelURLs: [String]) throws -> [String: [BasicUser]] {
         let rows = try connection.query(
             """
             SELECT m.channel_url, u.user_id, u.nickname, u.profile_url, u.is_active
@@ -60,9 +52,7 @@ public struct GroupChannelReader {
             [channelURLs]
         )
         var operators: [String: [BasicUser]] = [:]
-        for index in 0..<rows.count {
-            operators[try rows[index].decode("channel_url"), default: []].append(try Self.basicUser(rows[index]))
-        }
+        for row in rows { operators[try row.decode("channel_url"), default: []].append(try UserRepository.basicUser(row)) }
         return operators
     }
 
@@ -80,17 +70,16 @@ public struct GroupChannelReader {
             [channelURLs, userID]
         )
         var memberships: [String: Membership] = [:]
-        for index in 0..<rows.count {
-            let row = rows[index]
+        for row in rows {
             let inviter: BasicUser? = try row.decodeIfPresent("inviter_nickname", as: String.self).map { nickname in
                 BasicUser(userID: try row.decode("inviter_id"), nickname: nickname,
                           profileURL: try row.decode("inviter_profile_url"), isActive: try row.decode("inviter_is_active"))
             }
             memberships[try row.decode("channel_url")] = Membership(
                 userID: try row.decode("user_id"),
-                state: MemberState(rawValue: try row.decode("state")) ?? .joined,
+                state: try row.decode("state", as: MemberState.self),
                 isOperator: try row.decode("is_operator"),
-                hiddenState: HiddenState(rawValue: try row.decode("hidden_state")) ?? .unhidden,
+                hiddenState: try row.decode("hidden_state", as: HiddenState.self),
                 invitedAt: try row.decode("invited_at"),
                 joinedAt: try row.decode("joined_at"),
                 inviter: inviter,
@@ -102,22 +91,5 @@ public struct GroupChannelReader {
             )
         }
         return memberships
-    }
-
-    /// Users by id, in the order asked, skipping unknown ids.
-    public func basicUsers(_ userIDs: [String]) throws -> [BasicUser] {
-        let rows = try connection.query(
-            "SELECT user_id, nickname, profile_url, is_active FROM users WHERE user_id = ANY($1::text[])", [userIDs]
-        )
-        let users = try rows.map(Self.basicUser)
-        let byID = Dictionary(users.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
-        return userIDs.compactMap { byID[$0] }
-    }
-
-    static func basicUser(_ row: PostgresRow) throws -> BasicUser {
-        BasicUser(
-            userID: try row.decode("user_id"), nickname: try row.decode("nickname"),
-            profileURL: try row.decode("profile_url"), isActive: try row.decode("is_active")
-        )
     }
 }

@@ -15,9 +15,7 @@ public struct InvitationPreferenceRepository {
             "SELECT user_id, auto_accept FROM channel_invitation_preferences WHERE user_id = ANY($1::text[])", [userIDs]
         )
         var preferences: [String: Bool] = [:]
-        for index in 0..<rows.count {
-            preferences[try rows[index].decode("user_id")] = try rows[index].decode("auto_accept", as: Bool.self)
-        }
+        for row in rows { preferences[try row.decode("user_id")] = try row.decode("auto_accept", as: Bool.self) }
         return preferences
     }
 

@@ -1,51 +1,27 @@
-import Foundation
 import ParleyCore
 import Postgres
 
-/// SQL for `messages` and `message_dedup`.
+/// A removed message as its row was before the removal: what the unread mention counts need.
+public struct RemovedMessage: Sendable {
+    public let channelURL: String
+    public let countedSeq: Int64
+    public let isSilent: Bool
+    public let mentionType: MentionType
+    public let mentionedUserIDs: [String]
+}
+
+/// SQL for `messages`.
 public struct MessageRepository {
     let connection: PostgresConnection
 
-    static let columns = """
-        m.message_id, m.channel_url, m.message_type, m.sender_id, m.sender_nickname, m.sender_profile_url,
-        COALESCE(su.is_active, false) AS sender_is_active, m.message, m.custom_type, m.data, m.mention_type,
-        m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
-        m.created_at, m.updated_at, m.is_removed, m.file::text AS file
-        """
-    static let from = "messages m LEFT JOIN users su ON su.user_id = m.sender_id"
-
-    /// Claims `dedupID` for a new send. Returns nil when the claim is new (go ahead and send),
-    /// or the id of the message a send with the same id made within the last 24 hours. A
-    /// concurrent identical send waits on the key until the first commits, then gets its id.
-    public func claimDedup(_ channelURL: String, senderID: String, dedupID: String, now: Int64) throws -> Int64?? {
-        let claimed = try connection.query(
-            """
-            INSERT INTO message_dedup (channel_url, sender_id, dedup_id, created_at) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (channel_url, sender_id, dedup_id) DO UPDATE SET message_id = NULL, created_at = EXCLUDED.created_at
-                WHERE message_dedup.created_at <= $4::bigint - 86400000
-            RETURNING 1 AS claimed
-            """,
-            [channelURL, senderID, dedupID, now]
-        )
-        guard claimed.isEmpty else { return nil }
-        let existing = try connection.query(
-            "SELECT message_id FROM message_dedup WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
-            [channelURL, senderID, dedupID]
-        )
-        return .some(try existing.first?.decodeIfPresent("message_id", as: Int64.self))
-    }
-
     /// Stores a message: takes the channel's next sequence number (locking the channel row, so
     /// sends to one channel are ordered, each a millisecond or more after the one before, which
-    /// keeps timestamp anchors unambiguous), records it as the channel's newest, and brings the
-    /// channel back for members who hid it with auto-unhide. `memberActivityThrottle` spares
-    /// big channels from rewriting every member's sort key on every message.
-    public func append(
-        _ channelURL: String, _ new: NewMessage, sender: BasicUser?, mentioned: [BasicUser], isOperator: Bool, now: Int64,
-        memberActivityThrottle: Int64
+    /// keeps timestamp anchors unambiguous), records it as the channel's newest, and moves the
+    /// member rows a new message moves (see the statement). `memberActivityThrottle` spares big
+    /// channels from rewriting every member's sort key on every message.
+    public func insert(
+        _ channelURL: String, _ new: NewMessage, sender: BasicUser?, isOperator: Bool, now: Int64, memberActivityThrottle: Int64
     ) throws -> Message {
-        let metaarray = String(decoding: try JSONEncoder().encode(new.sortedMetaarray), as: UTF8.self)
-        let fileJSON = try new.file.map(Self.json)
         // One statement for all the writes, so that a send holds its connection (and the
         // channel row lock) for as few round trips as possible.
         let written = try connection.query(
@@ -79,75 +55,37 @@ public struct MessageRepository {
             SELECT message_id, created_at FROM inserted
             """,
             [channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
-             new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs, metaarray,
-             memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now, fileJSON]
+             new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
+             try JSONColumn.text(new.sortedMetaarray), memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now,
+             try new.file.map(JSONColumn.text)]
         )
-        let messageID: Int64 = try written[0].decode("message_id")
-        let createdAt: Int64 = try written[0].decode("created_at")
-        try linkUpload(new.file, channelURL, messageID: messageID, now: now, json: fileJSON)
-        if let dedupID = new.dedupID, let senderID = sender?.userID {
-            try connection.query(
-                "UPDATE message_dedup SET message_id = $4 WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3",
-                [channelURL, senderID, dedupID, messageID]
-            )
-        }
-        // Silent messages count for nobody, mentions included.
-        if !new.isSilent {
-            try ReceiptRepository(connection: connection).recordMentions(
-                channelURL, senderID: sender?.userID, mentionType: new.mentionType,
-                mentionedUserIDs: Array(new.mentionedUserIDs.prefix(Validation.maxMentionedUsers))
-            )
-        }
         return Message(
-            messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
-            customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUsers: mentioned,
-            sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: createdAt,
-            updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file
+            sent: new, messageID: try written[0].decode("message_id"), channelURL: channelURL, sender: sender,
+            isOperator: isOperator, createdAt: try written[0].decode("created_at")
         )
     }
 
-    /// A message for an ephemeral channel: it gets an id and a time, and is stored nowhere.
-    public func ephemeral(
-        _ channelURL: String, _ new: NewMessage, sender: BasicUser?, mentioned: [BasicUser], isOperator: Bool, now: Int64
-    ) throws -> Message {
-        let messageID: Int64 = try connection.query("SELECT nextval('message_ids') AS id")[0].decode("id")
-        try linkUpload(new.file, channelURL, messageID: nil, now: now)
-        return Message(
-            messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
-            customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUsers: mentioned,
-            sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: now, updatedAt: 0,
-            isRemoved: false, dedupID: new.dedupID, file: new.file
-        )
-    }
-
-    /// Records which channel and message an uploaded file belongs to (external links have no
-    /// row); `json` is the file as already encoded for the message, if it was.
-    private func linkUpload(_ file: FileAttachment?, _ channelURL: String, messageID: Int64?, now: Int64, json: String? = nil) throws {
-        guard let file, let fileID = file.fileID else { return }
-        try FileRepository(connection: connection).insert(
-            fileID: fileID, channelURL: channelURL, messageID: messageID, fileJSON: try json ?? Self.json(file), now: now
-        )
-    }
-
-    private static func json(_ file: FileAttachment) throws -> String {
-        String(decoding: try JSONEncoder().encode(file), as: UTF8.self)
+    /// A fresh message id, for a message of an ephemeral channel (numbered, stored nowhere).
+    public func nextID() throws -> Int64 {
+        try connection.query("SELECT nextval('message_ids') AS id")[0].decode("id")
     }
 
     public func find(_ channelURL: String, _ messageID: Int64) throws -> Message? {
         let rows = try connection.query(
-            "SELECT \(Self.columns) FROM \(Self.from) WHERE m.channel_url = $1 AND m.message_id = $2", [channelURL, messageID]
+            "SELECT \(MessageRows.columns) FROM \(MessageRows.from) WHERE m.channel_url = $1 AND m.message_id = $2", [channelURL, messageID]
         )
-        return try decode(rows).first
+        return try MessageRows.decode(rows).first
     }
 
-    /// A window of history around the anchor, oldest first, hiding messages before `visibleFrom`.
-    public func history(_ channelURL: String, _ query: HistoryQuery, visibleFrom: Int64) throws -> [Message] {
+    /// A window of history around the anchor, oldest first, hiding messages before `visibleFrom`;
+    /// nil when the anchor message is not in the channel.
+    public func history(_ channelURL: String, _ query: HistoryQuery, visibleFrom: Int64) throws -> [Message]? {
         var anchorTS = query.anchorTimestamp
         var anchorID: Int64? = nil
         if let id = query.anchorMessageID {
             guard let anchor = try connection.query(
                 "SELECT created_at FROM messages WHERE channel_url = $1 AND message_id = $2", [channelURL, id]
-            ).first else { throw ParleyError.notFound("Message \(id) not found.") }
+            ).first else { return nil }
             anchorTS = try anchor.decode("created_at")
             anchorID = id
         }
@@ -167,14 +105,14 @@ public struct MessageRepository {
         let before = anchor.map { "\(key) < \($0)" } ?? "m.created_at < \(ts)"
         let after = anchor.map { "\(key) > \($0)" } ?? "m.created_at > \(ts)"
         let at = anchor.map { "\(key) = \($0)" } ?? "m.created_at = \(ts)"
-        let base = "SELECT \(Self.columns) FROM \(Self.from) \(sql.whereClause)"
+        let base = "SELECT \(MessageRows.columns) FROM \(MessageRows.from) \(sql.whereClause)"
         var statement = """
             (\(base) AND \(before) ORDER BY m.created_at DESC, m.message_id DESC LIMIT \(sql.bind(query.prevLimit)))
             UNION ALL
             (\(base) AND \(after) ORDER BY m.created_at, m.message_id LIMIT \(sql.bind(query.nextLimit)))
             """
         if query.include { statement += "\nUNION ALL\n(\(base) AND \(at))" }
-        let messages = try decode(try connection.query(statement, sql.parameters))
+        let messages = try MessageRows.decode(try connection.query(statement, sql.parameters))
             .sorted { ($0.createdAt, $0.messageID) < ($1.createdAt, $1.messageID) }
         return query.reverse ? messages.reversed() : messages
     }
@@ -195,9 +133,9 @@ public struct MessageRepository {
 
     /// Replaces the message's sorted meta array.
     public func setMetaarray(_ messageID: Int64, _ metaarray: [MetaArray], now: Int64) throws {
-        let json = String(decoding: try JSONEncoder().encode(metaarray), as: UTF8.self)
         try connection.query(
-            "UPDATE messages SET sorted_metaarray = $2::jsonb, updated_at = $3 WHERE message_id = $1", [messageID, json, now]
+            "UPDATE messages SET sorted_metaarray = $2::jsonb, updated_at = $3 WHERE message_id = $1",
+            [messageID, try JSONColumn.text(metaarray), now]
         )
     }
 
@@ -213,13 +151,10 @@ public struct MessageRepository {
         )
     }
 
-    /// Soft delete: the content goes (its uploaded files too: their ids are returned for the
-    /// caller to delete after commit), the row stays for admins and for sequence numbers; it
-    /// stops counting as an unread mention.
-    @discardableResult
-    public func remove(_ messageID: Int64, now: Int64) throws -> [String] {
-        let fileIDs = try FileRepository(connection: connection).removeForMessage(messageID)
-        let removed = try connection.query(
+    /// Soft delete: the content goes, the row stays for admins and for sequence numbers. Returns
+    /// the row as it was, or nil when it was removed already.
+    public func markRemoved(_ messageID: Int64, now: Int64) throws -> RemovedMessage? {
+        try connection.query(
             """
             UPDATE messages m SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
                 sorted_metaarray = '[]', file = NULL, updated_at = $2
@@ -227,13 +162,13 @@ public struct MessageRepository {
             RETURNING m.channel_url, m.counted_seq, m.is_silent, old.mention_type, old.mentioned_user_ids
             """,
             [messageID, now]
-        )
-        guard let row = removed.first else { return fileIDs }
-        try ReceiptRepository(connection: connection).recordRemoval(
-            try row.decode("channel_url"), countedSeq: try row.decode("counted_seq"), isSilent: try row.decode("is_silent"),
-            mentionType: try row.decode("mention_type"), mentionedUserIDs: try row.decode("mentioned_user_ids", as: [String].self)
-        )
-        return fileIDs
+        ).first.map { row in
+            RemovedMessage(
+                channelURL: try row.decode("channel_url"), countedSeq: try row.decode("counted_seq"),
+                isSilent: try row.decode("is_silent"), mentionType: try row.decode("mention_type"),
+                mentionedUserIDs: try row.decode("mentioned_user_ids")
+            )
+        }
     }
 
     /// The newest message of each channel that `viewerID` can read (one query for a whole page):
@@ -242,7 +177,7 @@ public struct MessageRepository {
     public func lastMessages(_ channelURLs: [String], viewerID: String?) throws -> [String: Message] {
         let rows = try connection.query(
             """
-            SELECT \(Self.columns) FROM unnest($1::text[]) AS u(url)
+            SELECT \(MessageRows.columns) FROM unnest($1::text[]) AS u(url)
             CROSS JOIN LATERAL (
                 SELECT CASE WHEN $2::text IS NULL THEN 0 ELSE (
                     SELECT GREATEST(v.ts_message_offset, v.messages_hidden_before) FROM group_channel_members v
@@ -255,46 +190,6 @@ public struct MessageRepository {
             """,
             [channelURLs, viewerID]
         )
-        return Dictionary(try decode(rows).map { ($0.channelURL, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Rows to messages, with mentioned users resolved in one query.
-    private func decode(_ rows: PostgresResult) throws -> [Message] {
-        var messages: [Message] = []
-        var mentionedIDs: [[String]] = []
-        for index in 0..<rows.count {
-            let row = rows[index]
-            let senderID: String? = try row.decodeIfPresent("sender_id")
-            let metaarrayText: String = try row.decode("sorted_metaarray")
-            let metaarray = metaarrayText == "[]" ? [] : try JSONDecoder().decode([MetaArray].self, from: Data(metaarrayText.utf8))
-            mentionedIDs.append(try row.decode("mentioned_user_ids", as: [String].self))
-            messages.append(Message(
-                messageID: try row.decode("message_id"),
-                type: MessageType(rawValue: try row.decode("message_type")) ?? .user,
-                channelURL: try row.decode("channel_url"),
-                sender: try senderID.map { id in
-                    BasicUser(userID: id, nickname: try row.decode("sender_nickname"),
-                              profileURL: try row.decode("sender_profile_url"), isActive: try row.decode("sender_is_active"))
-                },
-                message: try row.decode("message"), customType: try row.decode("custom_type"), data: try row.decode("data"),
-                mentionType: MentionType(rawValue: try row.decode("mention_type")) ?? .users, mentionedUsers: [],
-                sortedMetaarray: metaarray, isOpMsg: try row.decode("is_op_msg"), silent: try row.decode("is_silent"),
-                createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"),
-                isRemoved: try row.decode("is_removed"), dedupID: try row.decodeIfPresent("dedup_id"),
-                file: try row.decodeIfPresent("file", as: String.self).map { try JSONDecoder().decode(FileAttachment.self, from: Data($0.utf8)) }
-            ))
-        }
-        let reactions = try ReactionRepository(connection: connection).reactions(messages.map(\.messageID))
-        for index in messages.indices { messages[index].reactions = reactions[messages[index].messageID] ?? [] }
-        let allMentioned = Array(Set(mentionedIDs.flatMap { $0 }))
-        guard !allMentioned.isEmpty else { return messages }
-        let users = Dictionary(
-            try GroupChannelReader(connection: connection).basicUsers(allMentioned).map { ($0.userID, $0) },
-            uniquingKeysWith: { first, _ in first }
-        )
-        for index in messages.indices {
-            messages[index].mentionedUsers = mentionedIDs[index].compactMap { users[$0] }
-        }
-        return messages
+        return Dictionary(try MessageRows.decode(rows).map { ($0.channelURL, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -36,8 +36,7 @@ public struct ReactionRepository {
             [messageIDs.map(String.init)]
         )
         var reactions: [Int64: [Reaction]] = [:]
-        for index in 0..<rows.count {
-            let row = rows[index]
+        for row in rows {
             reactions[try row.decode("message_id"), default: []].append(Reaction(
                 key: try row.decode("reaction"), userIDs: try row.decode("user_ids"), updatedAt: try row.decode("updated_at")
             ))

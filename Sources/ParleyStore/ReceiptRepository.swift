@@ -17,7 +17,7 @@ public struct ReceiptRepository {
 
     /// After a send: the mentioned joined members (every joined member for a channel mention)
     /// have one more unread mention.
-    func recordMentions(_ channelURL: String, senderID: String?, mentionType: MentionType, mentionedUserIDs: [String]) throws {
+    public func recordMentions(_ channelURL: String, senderID: String?, mentionType: MentionType, mentionedUserIDs: [String]) throws {
         guard mentionType == .channel || !mentionedUserIDs.isEmpty else { return }
         try connection.query(
             """
@@ -30,14 +30,14 @@ public struct ReceiptRepository {
     }
 
     /// A removed message stops counting as an unread mention for those who had not read it.
-    func recordRemoval(_ channelURL: String, countedSeq: Int64, isSilent: Bool, mentionType: String, mentionedUserIDs: [String]) throws {
-        guard !isSilent, mentionType == "channel" || !mentionedUserIDs.isEmpty else { return }
+    public func recordRemoval(_ removed: RemovedMessage) throws {
+        guard !removed.isSilent, removed.mentionType == .channel || !removed.mentionedUserIDs.isEmpty else { return }
         try connection.query(
             """
             UPDATE group_channel_members SET unread_mentions = GREATEST(unread_mentions - 1, 0)
             WHERE channel_url = $1 AND read_seq < $2 AND ($3::boolean OR user_id = ANY($4::text[]))
             """,
-            [channelURL, countedSeq, mentionType == "channel", mentionedUserIDs]
+            [removed.channelURL, removed.countedSeq, removed.mentionType == .channel, removed.mentionedUserIDs]
         )
     }
 
@@ -119,7 +119,7 @@ public struct ReceiptRepository {
             [channelURL, userIDs]
         )
         var counts: [String: Int] = [:]
-        for index in 0..<rows.count { counts[try rows[index].decode("user_id")] = try rows[index].decode("unread", as: Int.self) }
+        for row in rows { counts[try row.decode("user_id")] = try row.decode("unread", as: Int.self) }
         return counts
     }
 

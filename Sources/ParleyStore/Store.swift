@@ -5,9 +5,10 @@ import Postgres
 /// The repository layer's entry point: runs repository work on a pooled connection.
 ///
 /// Repository methods are synchronous and run on the pool's database threads; a service groups
-/// the calls of one operation in one `transaction`. A lost database becomes 503/500902.
+/// the calls of one operation in one `transaction`, and hands what must follow the commit to
+/// `Repositories.afterCommit`. A lost database becomes 503/500902.
 public struct Store: Sendable {
-    public let pool: ConnectionPool
+    private let pool: ConnectionPool
 
     public init(pool: ConnectionPool) {
         self.pool = pool
@@ -16,7 +17,10 @@ public struct Store: Sendable {
     /// Runs `body` on one connection in autocommit mode (each statement on its own).
     public func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
         try await mappingUnavailable {
-            try await pool.withConnection { try body(Repositories(connection: $0)) }
+            let afterCommit = AfterCommit()
+            let result = try await pool.withConnection { try body(Repositories(connection: $0, afterCommit: afterCommit)) }
+            await afterCommit.run()
+            return result
         }
     }
 
@@ -24,13 +28,18 @@ public struct Store: Sendable {
     ///
     /// A transaction that meets a deadlock or a serialization failure was rolled back whole, so
     /// it is run again from the start, a few times, after a short random pause; `body` must do
-    /// nothing but database work for that to be safe (what must follow the commit comes after).
+    /// nothing but database work for that to be safe. What must follow the commit goes to
+    /// `Repositories.afterCommit` and runs once the commit succeeded, after the connection is
+    /// back in the pool; an attempt that rolls back drops what it collected.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
         try await mappingUnavailable {
             var attempt = 1
             while true {
+                let afterCommit = AfterCommit()
                 do {
-                    return try await pool.withTransaction { try body(Repositories(connection: $0)) }
+                    let result = try await pool.withTransaction { try body(Repositories(connection: $0, afterCommit: afterCommit)) }
+                    await afterCommit.run()
+                    return result
                 } catch let error as PostgresError where error.isTransient && attempt < Self.maxAttempts {
                     attempt += 1
                     try await Task.sleep(for: .milliseconds(Int.random(in: 2...10) * attempt))
@@ -69,20 +78,36 @@ public struct Lookup<Result: Sendable>: Sendable {
 /// The repositories, bound to the connection of one `read` or `transaction`.
 public struct Repositories {
     let connection: PostgresConnection
+    private let pendingAfterCommit: AfterCommit
+
+    init(connection: PostgresConnection, afterCommit: AfterCommit) {
+        self.connection = connection
+        self.pendingAfterCommit = afterCommit
+    }
+
+    /// Runs `action` once the transaction has committed (never when it rolls back); in a `read`,
+    /// whose statements commit one by one, once the read is over.
+    public func afterCommit(_ action: @escaping AfterCommit.Action) {
+        pendingAfterCommit.add(action)
+    }
 
     public var users: UserRepository { UserRepository(connection: connection) }
-    public var userMetadata: MetadataRepository { MetadataRepository(connection: connection, owner: .user) }
-    public var channelMetadata: MetadataRepository { MetadataRepository(connection: connection, owner: .groupChannel) }
+    public func userMetadata(_ userID: String) -> MetadataRepository {
+        MetadataRepository(connection: connection, owner: .user, ownerID: userID)
+    }
+    public func channelMetadata(_ channelURL: String) -> MetadataRepository {
+        MetadataRepository(connection: connection, owner: .groupChannel, ownerID: channelURL)
+    }
     public var groupChannels: GroupChannelRepository { GroupChannelRepository(connection: connection) }
     public var groupChannelMembers: GroupChannelMemberRepository { GroupChannelMemberRepository(connection: connection) }
     public var groupChannelLists: GroupChannelListRepository { GroupChannelListRepository(connection: connection) }
     public var groupChannelReader: GroupChannelReader { GroupChannelReader(connection: connection) }
     public var messages: MessageRepository { MessageRepository(connection: connection) }
+    public var messageDedup: MessageDedupRepository { MessageDedupRepository(connection: connection) }
     public var receipts: ReceiptRepository { ReceiptRepository(connection: connection) }
     public var sendRates: SendRateRepository { SendRateRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }
     public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }
     public var invitationPreferences: InvitationPreferenceRepository { InvitationPreferenceRepository(connection: connection) }
-    public var health: HealthRepository { HealthRepository(connection: connection) }
 }

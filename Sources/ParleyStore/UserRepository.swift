@@ -1,4 +1,3 @@
-import Foundation
 import ParleyCore
 import Postgres
 
@@ -12,7 +11,7 @@ public struct UserRepository {
         COALESCE((SELECT json_object_agg(m.key, m.value) FROM user_metadata m WHERE m.user_id = u.user_id), '{}') AS metadata
         """
 
-    /// Inserts `user` and its metadata; 409/400202 when the id is taken.
+    /// Inserts the user's row (not their metadata); 409/400202 when the id is taken.
     public func insert(_ user: User) throws {
         do {
             try connection.query(
@@ -22,7 +21,6 @@ public struct UserRepository {
         } catch let error as PostgresError where error.isUniqueViolation {
             throw ParleyError.alreadyExists("User \"\(user.userID)\" already exists.")
         }
-        try MetadataRepository(connection: connection, owner: .user).upsert(user.userID, user.metadata)
     }
 
     /// Inserts the user unless the id is taken (a concurrent create may have made them).
@@ -88,6 +86,25 @@ public struct UserRepository {
     /// Deletes the user; metadata, tokens and preferences go with it (ON DELETE CASCADE).
     public func delete(_ userID: String) throws -> Bool {
         try connection.query("DELETE FROM users WHERE user_id = $1", [userID]).affectedRows == 1
+    }
+
+    /// Users by id as embedded in other resources, in the order asked, skipping unknown ids.
+    public func basicUsers(_ userIDs: [String]) throws -> [BasicUser] {
+        guard !userIDs.isEmpty else { return [] }
+        let rows = try connection.query(
+            "SELECT user_id, nickname, profile_url, is_active FROM users WHERE user_id = ANY($1::text[])", [userIDs]
+        )
+        let byID = Dictionary(try rows.map(Self.basicUser).map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
+        return userIDs.compactMap { byID[$0] }
+    }
+
+    /// A user as embedded elsewhere, from a row with `user_id`, `nickname`, `profile_url` and
+    /// `is_active` columns.
+    static func basicUser(_ row: PostgresRow) throws -> BasicUser {
+        BasicUser(
+            userID: try row.decode("user_id"), nickname: try row.decode("nickname"),
+            profileURL: try row.decode("profile_url"), isActive: try row.decode("is_active")
+        )
     }
 
     static func user(_ row: PostgresRow) throws -> User {

@@ -11,33 +11,33 @@ public struct UserMetadataService: Sendable {
 
     public func all(_ caller: Caller, _ userID: String) async throws -> [String: String] {
         try caller.requireActingAs(userID)
-        return try await store.readingUser(userID) { try $0.userMetadata.all(userID) }
+        return try await store.readingUser(userID) { try $0.userMetadata(userID).all() }
     }
 
     public func value(_ caller: Caller, _ userID: String, key: String) async throws -> String {
         try caller.requireActingAs(userID)
-        return try await store.readingUser(userID) { try $0.userMetadata.require(userID, key: key) }
+        return try await store.readingUser(userID) { try MetadataRules.value(of: key, in: $0.userMetadata(userID)) }
     }
 
     /// Adds new keys; 409/400202 when one of them exists already.
     public func create(_ caller: Caller, _ userID: String, _ map: [String: String]) async throws {
         try caller.requireActingAs(userID)
-        try await store.changingUser(userID) { try $0.userMetadata.add(userID, map) }
+        try await store.changingUser(userID) { try MetadataRules.add(map, to: $0.userMetadata(userID)) }
     }
 
     /// Sets the given keys; with `upsert` false, every key must exist already (else 404/400201).
     public func update(_ caller: Caller, _ userID: String, _ map: [String: String], upsert: Bool) async throws {
         try caller.requireActingAs(userID)
-        try await store.changingUser(userID) { try $0.userMetadata.set(userID, map, upsert: upsert) }
+        try await store.changingUser(userID) { try MetadataRules.set(map, upsert: upsert, in: $0.userMetadata(userID)) }
     }
 
     public func delete(_ caller: Caller, _ userID: String, key: String) async throws {
         try caller.requireActingAs(userID)
-        try await store.changingUser(userID) { try $0.userMetadata.remove(userID, key: key) }
+        try await store.changingUser(userID) { try MetadataRules.remove(key, from: $0.userMetadata(userID)) }
     }
 
     public func deleteAll(_ caller: Caller, _ userID: String) async throws {
         try caller.requireActingAs(userID)
-        try await store.changingUser(userID) { try $0.userMetadata.deleteAll(userID) }
+        try await store.changingUser(userID) { try $0.userMetadata(userID).deleteAll() }
     }
 }

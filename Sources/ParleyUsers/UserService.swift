@@ -45,6 +45,7 @@ public struct UserService: Sendable {
         let expiresAt = now + limits.sessionTokenLifetimeMillis
         return try await store.transaction { repositories in
             try repositories.users.insert(user)
+            try repositories.userMetadata(user.userID).upsert(user.metadata)
             let token = request.issueSessionToken
                 ? try Authenticator.issue(for: user.userID, expiresAt: expiresAt, now: now, in: repositories)
                 : nil

@@ -8,7 +8,7 @@ import Logging
 /// connection to exactly one job, which is why the class may cross threads (`@unchecked Sendable`).
 /// Every call here blocks: run them on the pool's threads, never on an event loop.
 public final class PostgresConnection: @unchecked Sendable {
-    private var handle: OpaquePointer
+    var handle: OpaquePointer
     private let conninfo: String
     private let settings: SessionSettings
     private let noticeSink: Unmanaged<NoticeSink>
@@ -47,7 +47,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Set when the connection was left in a state it cannot be reused from.
-    private var isPoisoned = false
+    var isPoisoned = false
 
     /// Whether the connection is usable.
     public var isHealthy: Bool { !isPoisoned && PQstatus(handle) == CONNECTION_OK }
@@ -86,87 +86,11 @@ public final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends read-only statements in one pipeline (one round trip) and returns one outcome per
-    /// statement, in order.
-    ///
-    /// The batch ends with a single sync point, so the server runs it as one implicit transaction
-    /// and answers it with one write, instead of a transaction and a flush per statement. A
-    /// statement that fails aborts the ones after it; being reads, those are simply sent again.
-    ///
-    /// Throws a connection error only when the connection failed before any statement was
-    /// answered, so the server ran none of them; once answers have arrived, statements that got
-    /// none report the connection error as their outcome.
-    func pipeline(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [Swift.Result<PostgresResult, PostgresError>] {
-        // A round left unfinished leaves results unread; a later round would read them as its own.
-        guard isHealthy else { throw PostgresError(kind: .connection, message: "the connection was left unusable by an unfinished pipeline") }
-        statementsSinceLease += 1
-        // Statements new to this connection are prepared first, outside the pipeline.
-        let names = try statements.map { try preparedName(for: $0.sql, parameterCount: $0.parameters.count) }
-        guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
-        var finished = false
-        // Any way out but the end of the last round poisons the connection until it is reset.
-        defer { if !finished || PQexitPipelineMode(handle) != 1 { isPoisoned = true } }
-        var outcomes = [Swift.Result<PostgresResult, PostgresError>?](repeating: nil, count: statements.count)
-        var pending = Array(statements.indices)
-        while !pending.isEmpty {
-            for index in pending {
-                let sent = withCStrings(statements[index].parameters.map { $0.postgresText }) { values in
-                    PQsendQueryPrepared(handle, names[index], Int32(values.count), values, nil, nil, 0)
-                }
-                guard sent == 1 else { return try settle(outcomes) }
-            }
-            guard PQpipelineSync(handle) == 1 else { return try settle(outcomes) }
-            var aborted: [Int] = []
-            for index in pending {
-                guard let first = PQgetResult(handle) else { return try settle(outcomes) }
-                if PQresultStatus(first) == PGRES_PIPELINE_ABORTED {
-                    PQclear(first)
-                    aborted.append(index)
-                } else {
-                    outcomes[index] = Swift.Result { try check(first) }.mapError { $0 as? PostgresError ?? PostgresError(kind: .server, message: "\($0)") }
-                }
-                // Each statement's results end with NULL.
-                while let extra = PQgetResult(handle) { PQclear(extra) }
-                if abandonRoundForTesting {
-                    abandonRoundForTesting = false
-                    return try settle(outcomes)
-                }
-            }
-            guard let sync = PQgetResult(handle) else { return try settle(outcomes) }
-            let status = PQresultStatus(sync)
-            PQclear(sync)
-            guard status == PGRES_PIPELINE_SYNC else { return try settle(outcomes) }
-            // Only statements after a failure are aborted, so each round answers at least one;
-            // should the server abort a whole round anyway, stop rather than loop.
-            guard aborted.count < pending.count else {
-                let failure = PostgresError(kind: .server, message: "the server aborted every statement of a pipeline")
-                for index in aborted { outcomes[index] = .failure(failure) }
-                break
-            }
-            pending = aborted
-        }
-        finished = true
-        return try settle(outcomes)
-    }
-
     /// Fault injection for the tests: the next pipeline round stops after its first answer, as a
     /// round does when something goes wrong halfway, leaving the rest unread.
     var abandonRoundForTesting = false
 
-    /// The outcomes of a pipeline: statements left unanswered report the connection's error; when
-    /// none was answered at all, the whole batch fails so that the caller may resend it.
-    private func settle(_ outcomes: [Swift.Result<PostgresResult, PostgresError>?]) throws -> [Swift.Result<PostgresResult, PostgresError>] {
-        let answered = outcomes.contains { outcome in
-            guard let outcome else { return false }
-            if case .failure(let error) = outcome, error.kind == .connection { return false }
-            return true
-        }
-        // A connection killed while idle (server restart) reports its FATAL before anything ran.
-        guard answered else { throw connectionError() }
-        return outcomes.map { $0 ?? .failure(connectionError()) }
-    }
-
-    private func connectionError() -> PostgresError {
+    func connectionError() -> PostgresError {
         PostgresError(kind: .connection, message: Self.errorMessage(handle))
     }
 
@@ -190,7 +114,7 @@ public final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    private func preparedName(for sql: String, parameterCount: Int) throws -> String {
+    func preparedName(for sql: String, parameterCount: Int) throws -> String {
         useCount &+= 1
         if let statement = preparedStatements[sql] {
             preparedStatements[sql]?.lastUse = useCount
@@ -216,7 +140,7 @@ public final class PostgresConnection: @unchecked Sendable {
     var preparedStatementCount: Int { preparedStatements.count }
 
     /// Turns a `PGresult` into a `PostgresResult`, or an error with SQLSTATE.
-    private func check(_ result: OpaquePointer?) throws -> PostgresResult {
+    func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
             throw PostgresError(kind: isHealthy ? .server : .connection, message: Self.errorMessage(handle))
         }
@@ -265,7 +189,7 @@ private final class NoticeSink {
 }
 
 /// Calls `body` with C strings for `texts` (NULL for nil), freeing them afterwards.
-private func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> T) rethrows -> T {
+func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> T) rethrows -> T {
     let pointers: [UnsafeMutablePointer<CChar>?] = texts.map { text in text.map { strdup($0) } }
     defer { pointers.forEach { free($0) } }
     return try body(pointers.map { $0.map { UnsafePointer($0) } })

@@ -112,3 +112,13 @@ extension Array: PostgresDecodable where Element == String {
         self = elements
     }
 }
+
+/// An enumeration stored as its raw value: a value outside the enumeration is a decoding error
+/// (a corrupt or newer row), never silently some default case.
+extension PostgresDecodable where Self: RawRepresentable, RawValue: PostgresDecodable {
+    public init(postgresText text: UnsafePointer<CChar>, length: Int) throws {
+        let raw = try RawValue(postgresText: text, length: length)
+        guard let value = Self(rawValue: raw) else { throw decodingError(Self.self, text) }
+        self = value
+    }
+}

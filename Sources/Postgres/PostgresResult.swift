@@ -1,10 +1,11 @@
 import CLibPQ
 
-/// The rows of one statement's result. Owns the `PGresult` and clears it when released.
+/// The rows of one statement's result, a collection of `PostgresRow`. Owns the `PGresult` and
+/// clears it when released.
 ///
 /// A result lives on the database thread that ran the statement: read it there and map the rows to
 /// Sendable values before leaving the pool's closure.
-public final class PostgresResult {
+public final class PostgresResult: RandomAccessCollection {
     @usableFromInline let handle: OpaquePointer
 
     init(handle: OpaquePointer) {
@@ -15,8 +16,8 @@ public final class PostgresResult {
         PQclear(handle)
     }
 
-    public var count: Int { Int(PQntuples(handle)) }
-    public var isEmpty: Bool { count == 0 }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { Int(PQntuples(handle)) }
 
     /// The number of rows an INSERT, UPDATE or DELETE touched.
     public var affectedRows: Int {
@@ -26,18 +27,6 @@ public final class PostgresResult {
 
     public subscript(index: Int) -> PostgresRow {
         PostgresRow(result: self, index: Int32(index))
-    }
-
-    public var first: PostgresRow? { isEmpty ? nil : self[0] }
-
-    /// Every row, mapped by `transform`.
-    public func map<T>(_ transform: (PostgresRow) throws -> T) rethrows -> [T] {
-        var values: [T] = []
-        values.reserveCapacity(count)
-        for index in 0..<count {
-            values.append(try transform(self[index]))
-        }
-        return values
     }
 
     @usableFromInline func columnIndex(_ name: String) throws -> Int32 {

@@ -1,6 +1,7 @@
 import ParleyCore
 import ParleyStore
 
+/// Reads and transactions about one user that must exist: the user services' way into the store.
 extension Store {
     /// Runs `body` if the user exists (404/400201 otherwise), on one connection.
     func readingUser<T: Sendable>(_ userID: String, _ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {

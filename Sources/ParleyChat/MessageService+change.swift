@@ -1,0 +1,46 @@
+import ParleyCore
+import ParleyStore
+
+/// Editing and deleting messages (API.md §4.4).
+extension MessageService {
+    /// The sender, the channel's operators and the admin edit; `updated_at` records when.
+    public func update(_ caller: Caller, _ channelURL: String, _ messageID: Int64, _ update: MessageUpdate) async throws -> Message {
+        let now = clock.nowMillis
+        return try await store.transaction { repositories in
+            _ = try Self.editable(channelURL, messageID, caller, repositories)
+            try repositories.messages.update(messageID, update, now: now)
+            guard let message = try repositories.messages.find(channelURL, messageID) else { throw Self.notFound(messageID) }
+            return try MessageDetails.attach(message, repositories)
+        }
+    }
+
+    /// The sender, the channel's operators and the admin delete (soft: the content goes, and an
+    /// uploaded file's bytes once the removal has committed); the message stops counting as an
+    /// unread mention.
+    public func delete(_ caller: Caller, _ channelURL: String, _ messageID: Int64) async throws {
+        let now = clock.nowMillis
+        let files = files
+        try await store.transaction { repositories in
+            _ = try Self.editable(channelURL, messageID, caller, repositories)
+            let fileIDs = try repositories.files.removeForMessage(messageID)
+            if let removed = try repositories.messages.markRemoved(messageID, now: now) {
+                try repositories.receipts.recordRemoval(removed)
+            }
+            if !fileIDs.isEmpty { repositories.afterCommit { await files.removeStoredFiles(fileIDs) } }
+        }
+    }
+
+    /// The message, if the caller may change it: 404 when unseen or removed, 403 for other members.
+    static func editable(_ channelURL: String, _ messageID: Int64, _ caller: Caller, _ repositories: Repositories) throws -> Message {
+        let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
+        try context.access.requireView(channelURL)
+        guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
+            throw notFound(messageID)
+        }
+        let isSender = message.sender != nil && message.sender?.userID == caller.userID
+        guard isSender || context.access.canManage else {
+            throw ParleyError.forbidden("Only the sender and operators may change this message.")
+        }
+        return message
+    }
+}

@@ -1,0 +1,91 @@
+import ParleyCore
+import ParleyStore
+
+/// Sending messages (API.md §4.2): every write of a send, in one transaction.
+extension MessageService {
+    /// Supergroups refresh their members' list sort key at most once a minute; smaller channels
+    /// on every message.
+    static let superGroupActivityThrottle: Int64 = 60_000
+
+    /// Sends a message; `created` is false when a retry with the same `dedup_id` found the
+    /// message the first attempt made (an uploaded file of the retry is then deleted).
+    public func send(_ caller: Caller, _ channelURL: String, _ new: NewMessage) async throws -> (message: Message, created: Bool) {
+        if new.type == .admin { try caller.requireAdmin() }
+        if let senderID = new.senderID { try caller.requireActingAs(senderID) }
+        let now = clock.nowMillis
+        let (settings, files) = (settings, files)
+        return try await store.transaction { repositories in
+            let (record, member) = try Self.authorizeSend(caller, channelURL, senderID: new.senderID, repositories)
+            if !record.isEphemeral, let existing = try Self.earlierSend(channelURL, new, now: now, repositories) {
+                if let fileID = new.file?.fileID { repositories.afterCommit { await files.discard(fileID) } }
+                return (existing, false)
+            }
+            // Retries found above do not count; the admin is exempt.
+            if let senderID = new.senderID, !caller.isAdmin, settings.limits.messagesPerSecond > 0,
+               try repositories.sendRates.record(channelURL, senderID, now: now) > settings.limits.messagesPerSecond {
+                throw ParleyError.rateLimited(retryAfter: 1)
+            }
+            let sender = member?.user
+            let isOperator = member?.isOperator ?? false
+            let message: Message
+            if record.isEphemeral {
+                message = Message(
+                    sent: new, messageID: try repositories.messages.nextID(), channelURL: channelURL, sender: sender,
+                    isOperator: isOperator, createdAt: now
+                )
+            } else {
+                message = try repositories.messages.insert(
+                    channelURL, new, sender: sender, isOperator: isOperator, now: now,
+                    memberActivityThrottle: record.isSuper ? Self.superGroupActivityThrottle : 0
+                )
+                if let dedupID = new.dedupID, let senderID = new.senderID {
+                    try repositories.messageDedup.complete(channelURL, senderID: senderID, dedupID: dedupID, messageID: message.messageID)
+                }
+                // Silent messages count for nobody, mentions included.
+                if !new.isSilent {
+                    try repositories.receipts.recordMentions(
+                        channelURL, senderID: new.senderID, mentionType: new.mentionType,
+                        mentionedUserIDs: Array(new.mentionedUserIDs.prefix(Validation.maxMentionedUsers))
+                    )
+                }
+            }
+            if let file = new.file, let fileID = file.fileID {
+                try repositories.files.insert(
+                    fileID: fileID, file, channelURL: channelURL, messageID: record.isEphemeral ? nil : message.messageID, now: now
+                )
+            }
+            // A new message has no reactions yet: only the mentioned users' profiles to add.
+            var sent = message
+            sent.mentionedUsers = try repositories.users.basicUsers(new.mentionedUserIDs)
+            return (sent, true)
+        }
+    }
+
+    /// The message an earlier send with the same `dedup_id` made, if any; otherwise the id is
+    /// claimed for this send. 409 while that earlier send has not committed.
+    private static func earlierSend(_ channelURL: String, _ new: NewMessage, now: Int64, _ repositories: Repositories) throws -> Message? {
+        guard let dedupID = new.dedupID, let senderID = new.senderID,
+              case .some(let existingID) = try repositories.messageDedup.claim(channelURL, senderID: senderID, dedupID: dedupID, now: now)
+        else { return nil }
+        guard let existingID, let existing = try repositories.messages.find(channelURL, existingID) else {
+            throw ParleyError.alreadyExists("A message with dedup_id \"\(dedupID)\" is being sent.")
+        }
+        return try MessageDetails.attach(existing, repositories)
+    }
+
+    /// The channel and the sender's membership, read once (the send path is the hottest write),
+    /// if the sender may send: 404 for a channel they cannot see, 403 when not joined or frozen.
+    static func authorizeSend(
+        _ caller: Caller, _ channelURL: String, senderID: String?, _ repositories: Repositories
+    ) throws -> (GroupChannelRecord, (state: MemberState, isOperator: Bool, user: BasicUser)?) {
+        guard let record = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
+        let member = try senderID.flatMap { try repositories.groupChannelMembers.sender(channelURL, $0) }
+        let access = ChannelAccess(caller: caller, isPublic: record.isPublic, state: member?.state, isOperator: member?.isOperator ?? false)
+        try access.requireView(channelURL)
+        if let senderID, member?.state != .joined {
+            throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
+        }
+        if record.freeze && !caller.isAdmin && !(member?.isOperator ?? false) { throw ParleyError.channelFrozen }
+        return (record, member)
+    }
+}

@@ -1,0 +1,34 @@
+/// A member as the members list shows them (API.md §3.4).
+public struct Member: Sendable, Equatable {
+    public let user: BasicUser
+    public let state: MemberState
+    public let isOperator: Bool
+    public let lastSeenAt: Int64
+    public let readTS: Int64
+    public let deliveredTS: Int64
+
+    public init(user: BasicUser, state: MemberState, isOperator: Bool, lastSeenAt: Int64, readTS: Int64 = 0, deliveredTS: Int64 = 0) {
+        self.user = user
+        self.state = state
+        self.isOperator = isOperator
+        self.lastSeenAt = lastSeenAt
+        self.readTS = readTS
+        self.deliveredTS = deliveredTS
+    }
+}
+
+/// The orders of a channel's member list (API.md §3.4).
+public enum MemberOrder: String, Sendable, CaseIterable {
+    case memberNicknameAlphabetical = "member_nickname_alphabetical"
+    case operatorThenMemberAlphabetical = "operator_then_member_alphabetical"
+}
+
+/// The filters of a channel's member list.
+public struct MemberFilter: Sendable {
+    public var state: MemberStateFilter = .all
+    /// true: operators only, false: non-operators only, nil: everyone.
+    public var operators: Bool?
+    public var order: MemberOrder = .memberNicknameAlphabetical
+
+    public init() {}
+}

@@ -1,0 +1,37 @@
+import ParleyCore
+import Postgres
+
+/// The message columns every message read selects, and their decoding: the message as its row
+/// holds it (reactions and mentioned users' profiles live in other tables).
+enum MessageRows {
+    static let columns = """
+        m.message_id, m.channel_url, m.message_type, m.sender_id, m.sender_nickname, m.sender_profile_url,
+        COALESCE(su.is_active, false) AS sender_is_active, m.message, m.custom_type, m.data, m.mention_type,
+        m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
+        m.created_at, m.updated_at, m.is_removed, m.file::text AS file
+        """
+    static let from = "messages m LEFT JOIN users su ON su.user_id = m.sender_id"
+
+    static func decode(_ rows: PostgresResult) throws -> [Message] {
+        try rows.map { row in
+            let senderID: String? = try row.decodeIfPresent("sender_id")
+            let metaarrayText: String = try row.decode("sorted_metaarray")
+            return Message(
+                messageID: try row.decode("message_id"),
+                type: try row.decode("message_type"),
+                channelURL: try row.decode("channel_url"),
+                sender: try senderID.map { id in
+                    BasicUser(userID: id, nickname: try row.decode("sender_nickname"),
+                              profileURL: try row.decode("sender_profile_url"), isActive: try row.decode("sender_is_active"))
+                },
+                message: try row.decode("message"), customType: try row.decode("custom_type"), data: try row.decode("data"),
+                mentionType: try row.decode("mention_type"), mentionedUserIDs: try row.decode("mentioned_user_ids"),
+                sortedMetaarray: metaarrayText == "[]" ? [] : try JSONColumn.value(metaarrayText),
+                isOpMsg: try row.decode("is_op_msg"), silent: try row.decode("is_silent"),
+                createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"),
+                isRemoved: try row.decode("is_removed"), dedupID: try row.decodeIfPresent("dedup_id"),
+                file: try row.decodeIfPresent("file", as: String.self).map { try JSONColumn.value($0) }
+            )
+        }
+    }
+}
