@@ -7,7 +7,7 @@ public struct MetaArrayService: Sendable {
     let store: Store
     let clock: Clock
 
-    public enum Mode: String, Sendable, CaseIterable { case add, remove }
+    public enum Mode: String, Sendable { case add, remove }
 
     public init(store: Store, clock: Clock) {
         self.store = store

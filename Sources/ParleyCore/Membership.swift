@@ -1,10 +1,10 @@
 /// Whether a member has joined or is only invited (API.md §3.1 `member_state`).
-public enum MemberState: String, Sendable, CaseIterable {
+public enum MemberState: String, Sendable {
     case joined, invited
 }
 
 /// Whether a member sees the channel in their list (API.md §3.5).
-public enum HiddenState: Int, Sendable, CaseIterable {
+public enum HiddenState: Int, Sendable {
     case unhidden = 0
     case hiddenAllowAutoUnhide = 1
     case hiddenPreventAutoUnhide = 2

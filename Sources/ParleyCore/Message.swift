@@ -1,11 +1,11 @@
 /// The kinds of message (API.md §4.1).
-public enum MessageType: String, Sendable, CaseIterable {
+public enum MessageType: String, Sendable {
     case user = "MESG"
     case file = "FILE"
     case admin = "ADMM"
 }
 
-public enum MentionType: String, Sendable, CaseIterable {
+public enum MentionType: String, Sendable {
     case users, channel
 }
 
