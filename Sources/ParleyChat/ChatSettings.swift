@@ -11,6 +11,11 @@ public struct ChatSettings: Sendable {
         self.chatHistory = chatHistory
     }
 
+    /// The first message time a member who joins at `now` sees (API.md §3.7).
+    func historyOffset(joiningAt now: Int64) -> Int64 {
+        chatHistory ? 0 : now
+    }
+
     func memberLimit(isSuper: Bool) -> Int {
         isSuper ? limits.superGroupMembers : limits.groupChannelMembers
     }

@@ -38,7 +38,7 @@ public struct GroupChannelService: Sendable {
             distinctMembers: request.isDistinct ? memberIDs.sorted().joined(separator: "\n") : nil
         )
         let viewer = caller.userID
-        let offset = settings.chatHistory ? 0 : now
+        let offset = settings.historyOffset(joiningAt: now)
         return try await store.transaction { repositories in
             if caller.isAdmin { try createMissingUsers(request.users, now: now, repositories) }
             try requireUsersExist(memberIDs, repositories)

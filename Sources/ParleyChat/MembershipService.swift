@@ -21,7 +21,7 @@ public struct MembershipService: Sendable {
         if let inviterID { try caller.requireActingAs(inviterID) }
         let inviter = caller.userID ?? inviterID
         let now = clock.nowMillis
-        let offset = settings.chatHistory ? 0 : now
+        let offset = settings.historyOffset(joiningAt: now)
         return try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireInvite(channelURL)
@@ -46,7 +46,7 @@ public struct MembershipService: Sendable {
     public func accept(_ caller: Caller, _ channelURL: String, userID: String, accessCode: String?) async throws -> ChannelView {
         try caller.requireActingAs(userID)
         let now = clock.nowMillis
-        let offset = settings.chatHistory ? 0 : now
+        let offset = settings.historyOffset(joiningAt: now)
         return try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
@@ -77,7 +77,7 @@ public struct MembershipService: Sendable {
     public func join(_ caller: Caller, _ channelURL: String, userID: String, accessCode: String?) async throws -> ChannelView {
         try caller.requireActingAs(userID)
         let now = clock.nowMillis
-        let offset = settings.chatHistory ? 0 : now
+        let offset = settings.historyOffset(joiningAt: now)
         return try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)

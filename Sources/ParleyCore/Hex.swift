@@ -25,7 +25,8 @@ public enum Hex {
         return bytes
     }
 
-    private static func value(_ digit: UInt8) -> UInt8? {
+    /// The value of one hex digit (either case); nil for any other byte.
+    public static func value(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
