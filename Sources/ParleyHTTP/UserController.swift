@@ -22,7 +22,6 @@ struct UserController {
     }
 
     @Sendable func create(_ request: Request, _ context: CallerContext) async throws -> Response {
-        try context.caller.requireAdmin()
         let new = try await request.decode(as: NewUserBody.self, context: context).validated()
         let (created, token) = try await users.create(context.caller, new)
         var dto = UserDTO(created)
@@ -51,7 +50,6 @@ struct UserController {
 
     @Sendable func update(_ request: Request, _ context: CallerContext) async throws -> Response {
         let userID = try context.pathParameter("user_id")
-        try context.caller.requireActingAs(userID)
         let update = try await request.decode(as: UserUpdateBody.self, context: context).validated()
         return JSONResponse.make(UserDTO(try await users.update(context.caller, userID, update)))
     }
@@ -62,7 +60,6 @@ struct UserController {
     }
 
     @Sendable func issueToken(_ request: Request, _ context: CallerContext) async throws -> Response {
-        try context.caller.requireAdmin()
         let body = try await request.decode(as: SessionTokenBody.self, context: context)
         let token = try await users.issueSessionToken(context.caller, try context.pathParameter("user_id"), expiresAt: body.expiresAt)
         return try JSONResponse.make(SessionTokenDTO(token))
@@ -80,7 +77,6 @@ struct UserController {
 
     @Sendable func setInvitationPreference(_ request: Request, _ context: CallerContext) async throws -> Response {
         let userID = try context.pathParameter("user_id")
-        try context.caller.requireActingAs(userID)
         let body = try await request.decode(as: InvitationPreferenceBody.self, context: context)
         let saved = try await users.setInvitationPreference(context.caller, userID, autoAccept: body.autoAccept)
         return try JSONResponse.make(InvitationPreferenceDTO(autoAccept: saved))
