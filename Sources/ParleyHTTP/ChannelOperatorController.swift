@@ -55,5 +55,5 @@ struct OperatorsBody: Decodable {
 
 /// `PUT …/freeze`.
 struct FreezeBody: Decodable {
-    var freeze: Bool
+    @Checked var freeze: Bool
 }

@@ -10,6 +10,7 @@ import ParleyCore
 ///   "must be a whole number": `JSONDecoder` reports it as corrupted data, at times with no coding
 ///   path, so the field could not be named.
 /// - A string map's values must be strings (400100 for `metadata values`).
+/// - A required boolean that is `null` is missing (400105): `JSONDecoder` calls it a type mismatch.
 ///
 /// An optional field is not given when absent or `null`, as for any other optional.
 @propertyWrapper
@@ -59,6 +60,14 @@ extension Int64: CheckedDecodable {
         // Not a number at all is the type mismatch this throws (400101).
         _ = try container.decode(Double.self)
         throw ParleyError.invalidValue(DecodingFailure.fieldName(decoder.codingPath), "must be a whole number")
+    }
+}
+
+extension Bool: CheckedDecodable {
+    init(checking decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { throw ParleyError.missing(DecodingFailure.fieldName(decoder.codingPath)) }
+        self = try container.decode(Bool.self)
     }
 }
 

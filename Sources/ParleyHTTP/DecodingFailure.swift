@@ -16,10 +16,10 @@ enum DecodingFailure {
             return context.codingPath.isEmpty ? .wrongType("body", expected: .object) : .missing(fieldName(context.codingPath))
         case .keyNotFound(let key, let context):
             return .missing(fieldName(context.codingPath + [key]))
-        case .dataCorrupted(let context):
+        case .dataCorrupted:
             // Past `JSONSyntaxGuard` this is a string the decoder cannot represent (a lone
             // surrogate escape) or a number out of range: still not JSON this server takes.
-            return .invalidJSON(context.debugDescription)
+            return .invalidJSON
         @unknown default:
             return .invalidJSON
         }

@@ -57,7 +57,7 @@ struct SessionTokenBody: Decodable {
 
 /// `PUT /v3/users/{user_id}/channel_invitation_preference`.
 struct InvitationPreferenceBody: Decodable {
-    var autoAccept: Bool
+    @Checked var autoAccept: Bool
 
     enum CodingKeys: String, CodingKey {
         case autoAccept = "auto_accept"
