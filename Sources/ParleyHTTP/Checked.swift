@@ -1,14 +1,16 @@
 import ParleyCore
 
-/// A request body field read with the rules of API.md §1.5 that plain `Decodable` does not make:
+/// A request body field read with the rules of API.md §1.5 that plain `Decodable` does not make.
+/// Every string, list of strings, string map, whole number and required boolean a body declares
+/// is `@Checked`; other booleans and lists of objects need nothing more than `Decodable`.
 ///
 /// - PostgreSQL text cannot hold U+0000, and a C string would silently end there: a string, a list
 ///   item or a string map's key or value holding U+0000 is refused with 400111, rather than stored
 ///   as something other than what was sent. Only declared fields are read, so a field the server
 ///   ignores is never refused.
 /// - A number with a fraction (or too large for 64 bits) where a whole number goes is 400111
-///   "must be a whole number": `JSONDecoder` reports it as corrupted data, at times with no coding
-///   path, so the field could not be named.
+///   "must be a whole number": `JSONDecoder` reports it as corrupted data, which does not always
+///   carry the field's coding path, so the field could not be named.
 /// - A string map's values must be strings (400100 for `metadata values`).
 /// - A required boolean that is `null` is missing (400105): `JSONDecoder` calls it a type mismatch.
 ///
