@@ -6,7 +6,6 @@ import ParleyCore
 struct ChannelOperatorController {
     let operators: ChannelOperatorService
     let channelDTO: @Sendable (ChannelView) -> ChannelDTO
-    let maxBodyBytes: Int
 
     /// The routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
@@ -19,10 +18,9 @@ struct ChannelOperatorController {
     }
 
     @Sendable func add(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        guard let ids = try body.stringList("operator_ids") else { throw ParleyError.missing("operator_ids") }
+        let body = try await request.decode(as: OperatorsBody.self, context: context)
         let url = try context.pathParameter("channel_url")
-        try await operators.add(context.caller, url, userIDs: try Validation.userIDs(ids, field: "operator_ids"))
+        try await operators.add(context.caller, url, userIDs: try Validation.userIDs(body.operatorIDs, field: "operator_ids"))
         return try await list(request, context)
     }
 
@@ -40,9 +38,22 @@ struct ChannelOperatorController {
     }
 
     @Sendable func freeze(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        guard let freeze = try body.bool("freeze") else { throw ParleyError.missing("freeze") }
-        let view = try await operators.freeze(context.caller, try context.pathParameter("channel_url"), freeze)
+        let body = try await request.decode(as: FreezeBody.self, context: context)
+        let view = try await operators.freeze(context.caller, try context.pathParameter("channel_url"), body.freeze)
         return JSONResponse.make(channelDTO(view))
     }
+}
+
+/// `POST …/operators`.
+struct OperatorsBody: Decodable {
+    @Checked var operatorIDs: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case operatorIDs = "operator_ids"
+    }
+}
+
+/// `PUT …/freeze`.
+struct FreezeBody: Decodable {
+    @Checked var freeze: Bool
 }

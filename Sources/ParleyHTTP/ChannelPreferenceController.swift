@@ -7,7 +7,6 @@ struct ChannelPreferenceController {
     let preferences: ChannelPreferenceService
     let lists: ChannelListService
     let channelDTO: @Sendable (ChannelView) -> ChannelDTO
-    let maxBodyBytes: Int
 
     /// The routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
@@ -20,29 +19,31 @@ struct ChannelPreferenceController {
     }
 
     @Sendable func hide(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        let action = try await ChannelActionRequest<HideBody>.read(request, context)
         try await preferences.hide(
             action.caller, action.channelURL, userID: action.userID,
-            allowAutoUnhide: try action.body.bool("allow_auto_unhide") ?? true,
-            hidePreviousMessages: try action.body.bool("hide_previous_messages") ?? false,
-            hideAll: try action.body.bool("should_hide_all") ?? false
+            allowAutoUnhide: action.body.allowAutoUnhide ?? true,
+            hidePreviousMessages: action.body.hidePreviousMessages ?? false,
+            hideAll: action.body.shouldHideAll ?? false
         )
         return JSONResponse.empty()
     }
 
     /// DELETE …/hide takes `user_id` and `should_unhide_all` from the body or the query string.
     @Sendable func unhide(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        let action = try await ChannelActionRequest<UnhideBody>.read(request, context)
         let queryUnhideAll = try QueryParameters(request).bool("should_unhide_all", default: false)
-        let unhideAll = try action.body.bool("should_unhide_all") ?? queryUnhideAll
+        let unhideAll = action.body.shouldUnhideAll ?? queryUnhideAll
         try await preferences.unhide(action.caller, action.channelURL, userID: action.userID, unhideAll: unhideAll)
         return JSONResponse.empty()
     }
 
     @Sendable func resetHistory(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        let offset = try await preferences.resetHistory(action.caller, action.channelURL, userID: action.userID, resetAll: try action.body.bool("reset_all") ?? false)
-        return JSONResponse.make(OffsetDTO(ts_message_offset: offset))
+        let action = try await ChannelActionRequest<ResetHistoryBody>.read(request, context)
+        let offset = try await preferences.resetHistory(
+            action.caller, action.channelURL, userID: action.userID, resetAll: action.body.resetAll ?? false
+        )
+        return try JSONResponse.make(OffsetDTO(tsMessageOffset: offset))
     }
 
     @Sendable func myChannels(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -56,10 +57,44 @@ struct ChannelPreferenceController {
     }
 }
 
-struct OffsetDTO: JSONWritable {
-    let ts_message_offset: Int64
+/// The answer to `reset_user_history`.
+struct OffsetDTO: Encodable {
+    let tsMessageOffset: Int64
 
-    func write(to json: inout JSONWriter) {
-        json.object { $0.field("ts_message_offset", ts_message_offset) }
+    enum CodingKeys: String, CodingKey {
+        case tsMessageOffset = "ts_message_offset"
+    }
+}
+
+/// `PUT …/hide`.
+struct HideBody: Decodable, ActsForUser {
+    @Checked var userID: String?
+    var allowAutoUnhide: Bool?
+    var hidePreviousMessages: Bool?
+    var shouldHideAll: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", allowAutoUnhide = "allow_auto_unhide", hidePreviousMessages = "hide_previous_messages"
+        case shouldHideAll = "should_hide_all"
+    }
+}
+
+/// `DELETE …/hide`: `should_unhide_all` may come in the query instead.
+struct UnhideBody: Decodable, ActsForUser {
+    @Checked var userID: String?
+    var shouldUnhideAll: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", shouldUnhideAll = "should_unhide_all"
+    }
+}
+
+/// `PUT …/reset_user_history`.
+struct ResetHistoryBody: Decodable, ActsForUser {
+    @Checked var userID: String?
+    var resetAll: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", resetAll = "reset_all"
     }
 }

@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// The conventions of API.md §1 that hold for every request, applied in one layer: the request
-/// id, the refusal of U+0000 in the path and query, and the error body for every failure.
+/// id, the refusal of U+0000 in the path and query, the JSON body limit, and the error body for
+/// every failure.
 ///
 /// One middleware rather than three: every layer of Hummingbird's middleware chain is an async
 /// call with its own copies of the request and context. Merging the three (and setting file
@@ -10,10 +11,13 @@ import Hummingbird
 struct ConventionsMiddleware: RouterMiddleware {
     typealias Context = ParleyRequestContext
     let errors: ErrorResponses
+    /// `Limits.jsonBodyBytes`: what `request.decode` reads at most.
+    let maxJSONBodyBytes: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         RequestIDHeader.adopt(request, into: &context)
+        context.maxUploadSize = maxJSONBodyBytes
         var response: Response
         do {
             try NULRejection.check(request.uri.description)

@@ -11,7 +11,6 @@ import ParleyCore
 /// answered 500 without details.
 struct ErrorResponses: Sendable {
     typealias Context = ParleyRequestContext
-    let maxBodyBytes: Int
 
     /// The response for anything a handler or middleware threw.
     func response(for error: any Error, request: Request, context: Context) -> Response {
@@ -22,7 +21,7 @@ struct ErrorResponses: Sendable {
             return Self.response(for: translate(error, context: context))
         }
         if let error = error as? any HTTPResponseError, error.status == .contentTooLarge {
-            return Self.response(for: .bodyTooLarge(max: maxBodyBytes))
+            return Self.response(for: .bodyTooLarge(max: context.maxUploadSize))
         }
         if let error = error as? HTTPParserError {
             // The client's fault, not the server's: a malformed chunked body, or a connection
@@ -40,7 +39,7 @@ struct ErrorResponses: Sendable {
         case .notFound where context.coreContext.endpointPath.value == "NotFound":
             return .routeNotFound
         case .contentTooLarge:
-            return .bodyTooLarge(max: maxBodyBytes)
+            return .bodyTooLarge(max: context.maxUploadSize)
         case .unauthorized:
             return .invalidApiToken
         case .notFound:
@@ -62,10 +61,10 @@ struct ErrorResponses: Sendable {
     }
 
     static func response(for error: ParleyError) -> Response {
-        var response = JSONResponse.make(
-            ErrorBody(error: true, code: error.code, message: error.message),
-            status: HTTPResponse.Status(code: error.status)
-        )
+        let status = HTTPResponse.Status(code: error.status)
+        let body = ErrorBody(error: true, code: error.code, message: error.message)
+        // An error body always encodes; the bare status is only a guard against the impossible.
+        var response = (try? JSONResponse.make(body, status: status)) ?? Response(status: status)
         if let retryAfter = error.retryAfter {
             response.headers[.retryAfter] = String(retryAfter)
         }
@@ -74,16 +73,8 @@ struct ErrorResponses: Sendable {
 }
 
 /// `{ "error": true, "code": 400201, "message": "…" }`
-struct ErrorBody: JSONWritable {
+struct ErrorBody: Encodable {
     let error: Bool
     let code: Int
     let message: String
-
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.field("error", error)
-            json.field("code", code)
-            json.field("message", message)
-        }
-    }
 }

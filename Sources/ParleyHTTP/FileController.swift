@@ -28,7 +28,7 @@ struct FileController {
 
     @Sendable func issueKey(_ request: Request, _ context: CallerContext) async throws -> Response {
         let key = try await files.issueAuthKey(context.caller, userID: try context.pathParameter("user_id"))
-        return JSONResponse.make(FileAuthKeyDTO(auth: key.auth, expiresAt: key.expiresAt))
+        return try JSONResponse.make(FileAuthKeyDTO(auth: key.auth, expiresAt: key.expiresAt))
     }
 
     @Sendable func download(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
@@ -52,14 +52,11 @@ struct FileController {
 }
 
 /// `{ auth, expires_at }`
-struct FileAuthKeyDTO: JSONWritable {
+struct FileAuthKeyDTO: Encodable {
     let auth: String
     let expiresAt: Int64
 
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.field("auth", auth)
-            json.field("expires_at", expiresAt)
-        }
+    enum CodingKeys: String, CodingKey {
+        case auth, expiresAt = "expires_at"
     }
 }

@@ -20,32 +20,8 @@ struct GroupChannelController {
     }
 
     @Sendable func create(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let caller = context.caller
-        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
-        let users = try (body.objectList("users") ?? []).map { user in
-            NewChannelUser(
-                userID: try Validation.userID(try user.requiredString("user_id"), field: "users[].user_id"),
-                nickname: try user.string("nickname").map { try Validation.text($0, field: "users[].nickname", max: Validation.maxNicknameLength) },
-                profileURL: try user.string("profile_url").map { try Validation.text($0, field: "users[].profile_url", max: Validation.maxProfileURLLength) }
-            )
-        }
-        let request = NewGroupChannel(
-            channelURL: try body.string("channel_url").map { try Validation.channelURL($0) },
-            userIDs: try Validation.userIDs(try body.stringList("user_ids") ?? [], field: "user_ids"),
-            users: users,
-            name: try Validation.text(try body.string("name") ?? "", field: "name", max: Validation.maxChannelNameLength),
-            coverURL: try Validation.text(try body.string("cover_url") ?? "", field: "cover_url", max: Validation.maxProfileURLLength),
-            customType: try Validation.text(try body.string("custom_type") ?? "", field: "custom_type", max: Validation.maxCustomTypeLength),
-            data: try Validation.data(try body.string("data") ?? "", max: limits.dataBytes),
-            isDistinct: try body.bool("is_distinct") ?? false,
-            isPublic: try body.bool("is_public") ?? false,
-            isSuper: try body.bool("is_super") ?? false,
-            isEphemeral: try body.bool("is_ephemeral") ?? false,
-            accessCode: try body.string("access_code").map { try Validation.text($0, field: "access_code", max: Validation.maxAccessCodeLength) },
-            operatorIDs: try Validation.userIDs(try body.stringList("operator_ids") ?? [], field: "operator_ids"),
-            inviterID: try body.string("inviter_id").map { try Validation.userID($0, field: "inviter_id") }
-        )
-        let (view, created) = try await channels.create(caller, request)
+        let new = try await request.decode(as: NewGroupChannelBody.self, context: context).validated(limits: limits)
+        let (view, created) = try await channels.create(context.caller, new)
         return JSONResponse.make(dto(view), status: created ? .created : .ok)
     }
 
@@ -71,16 +47,7 @@ struct GroupChannelController {
     }
 
     @Sendable func update(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
-        let update = GroupChannelUpdate(
-            name: try body.string("name").map { try Validation.text($0, field: "name", max: Validation.maxChannelNameLength) },
-            coverURL: try body.string("cover_url").map { try Validation.text($0, field: "cover_url", max: Validation.maxProfileURLLength) },
-            customType: try body.string("custom_type").map { try Validation.text($0, field: "custom_type", max: Validation.maxCustomTypeLength) },
-            data: try body.string("data").map { try Validation.data($0, max: limits.dataBytes) },
-            isPublic: try body.bool("is_public"),
-            isDistinct: try body.bool("is_distinct"),
-            accessCode: try body.string("access_code").map { try Validation.text($0, field: "access_code", max: Validation.maxAccessCodeLength) }
-        )
+        let update = try await request.decode(as: GroupChannelUpdateBody.self, context: context).validated(limits: limits)
         let view = try await channels.update(context.caller, try context.pathParameter("channel_url"), update)
         return JSONResponse.make(dto(view))
     }

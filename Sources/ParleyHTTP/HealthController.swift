@@ -12,7 +12,7 @@ struct HealthController {
         }
         routes.get("ready") { [readiness] _, _ in
             let ready = await readiness.isReady()
-            return ready ? JSONResponse.make(["status": "ready"]) : ErrorResponses.response(for: .unavailable)
+            return try ready ? JSONResponse.make(["status": "ready"]) : ErrorResponses.response(for: .unavailable)
         }
         return routes
     }

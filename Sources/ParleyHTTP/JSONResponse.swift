@@ -1,11 +1,22 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Builds `application/json` responses.
+/// Builds `application/json` responses: hand-written (`JSONWritable`) for the resources on the
+/// benchmarked read paths (messages, users, channels), `Encodable` for everything else.
 enum JSONResponse {
     static let contentType = "application/json; charset=utf-8"
     /// Built and validated once; each response copies it.
     static let headers: HTTPFields = [.contentType: contentType]
+
+    /// One encoder for every response: its options never change, and encoding is thread-safe.
+    /// Keys are sorted so that a map (metadata) always reads the same; slashes stay unescaped,
+    /// as `JSONWriter` writes them.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
     static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
         var json = JSONWriter()
@@ -13,9 +24,10 @@ enum JSONResponse {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: json.buffer))
     }
 
-    /// A bare string map, as the metadata endpoints answer.
-    static func make(_ map: [String: String], status: HTTPResponse.Status = .ok) -> Response {
-        make(StringMapJSON(map: map), status: status)
+    /// Throws only for a value JSON cannot hold (a non-finite number), which no response has.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encoder.encode(value)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
     }
 
     /// 200 with `{}`: the answer to a successful DELETE.

@@ -95,7 +95,6 @@ struct JSONWriter {
     /// A member whose name is data (a user id, a metadata key): escaped like any string.
     mutating func member(_ name: String, _ value: String) { key(name); string(value) }
     mutating func member(_ name: String, _ value: Int64) { key(name); int(value) }
-    mutating func member(_ name: String, _ value: Int) { key(name); int(Int64(value)) }
 
     /// A string → string object (metadata), keys in sorted order for stable output.
     mutating func field(_ name: StaticString, _ map: [String: String]) {
@@ -142,7 +141,7 @@ struct JSONWriter {
     }
 }
 
-/// A plain string map as a JSON object (metadata endpoints answer the bare map).
+/// A string map as a JSON object: a user's metadata, a message's translations.
 struct StringMapJSON: JSONWritable {
     let map: [String: String]
 

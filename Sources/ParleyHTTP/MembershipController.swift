@@ -7,7 +7,6 @@ struct MembershipController {
     let memberships: MembershipService
     let memberLists: MemberListService
     let channelDTO: @Sendable (ChannelView) -> ChannelDTO
-    let maxBodyBytes: Int
 
     /// The routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
@@ -23,43 +22,42 @@ struct MembershipController {
     }
 
     @Sendable func invite(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        guard let userIDs = try body.stringList("user_ids") else { throw ParleyError.missing("user_ids") }
+        let body = try await request.decode(as: InviteBody.self, context: context)
         let view = try await memberships.invite(
             context.caller, try context.pathParameter("channel_url"),
-            userIDs: try Validation.userIDs(userIDs, field: "user_ids"),
-            inviterID: try body.string("inviter_id").map { try Validation.userID($0, field: "inviter_id") }
+            userIDs: try Validation.userIDs(body.userIDs, field: "user_ids"),
+            inviterID: try body.inviterID.map { try Validation.userID($0, field: "inviter_id") }
         )
         return JSONResponse.make(channelDTO(view))
     }
 
     @Sendable func accept(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        let view = try await memberships.accept(action.caller, action.channelURL, userID: action.userID, accessCode: try action.body.string("access_code"))
+        let action = try await ChannelActionRequest<AccessCodeBody>.read(request, context)
+        let view = try await memberships.accept(action.caller, action.channelURL, userID: action.userID, accessCode: action.body.accessCode)
         return JSONResponse.make(channelDTO(view))
     }
 
     @Sendable func decline(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        let action = try await ChannelActionRequest<UserActionBody>.read(request, context)
         try await memberships.decline(action.caller, action.channelURL, userID: action.userID)
         return JSONResponse.empty()
     }
 
     @Sendable func join(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        let view = try await memberships.join(action.caller, action.channelURL, userID: action.userID, accessCode: try action.body.string("access_code"))
+        let action = try await ChannelActionRequest<AccessCodeBody>.read(request, context)
+        let view = try await memberships.join(action.caller, action.channelURL, userID: action.userID, accessCode: action.body.accessCode)
         return JSONResponse.make(channelDTO(view))
     }
 
     @Sendable func leave(_ request: Request, _ context: CallerContext) async throws -> Response {
         let caller = context.caller
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        var userIDs = try body.stringList("user_ids") ?? []
+        let body = try await request.decode(as: LeaveBody.self, context: context)
+        var userIDs = body.userIDs ?? []
         if userIDs.isEmpty, let own = caller.userID { userIDs = [own] }
         guard !userIDs.isEmpty else { throw ParleyError.missing("user_ids") }
         try await memberships.leave(
             caller, try context.pathParameter("channel_url"), userIDs: try Validation.userIDs(userIDs, field: "user_ids"),
-            leaveAll: try body.bool("should_leave_all") ?? false
+            leaveAll: body.shouldLeaveAll ?? false
         )
         return JSONResponse.empty()
     }
@@ -92,18 +90,51 @@ struct MembershipController {
         let state = try await memberLists.state(
             context.caller, try context.pathParameter("channel_url"), userID: try context.pathParameter("user_id")
         )
-        return JSONResponse.make(MemberCheckDTO(state: state))
+        return try JSONResponse.make(MemberCheckDTO(state: state))
     }
 }
 
 /// `{ "is_member": true, "state": "joined" }`
-struct MemberCheckDTO: JSONWritable {
-    let state: MemberState?
+struct MemberCheckDTO: Encodable {
+    let isMember: Bool
+    let state: String
 
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.field("is_member", state != nil)
-            json.field("state", state?.rawValue ?? "none")
-        }
+    enum CodingKeys: String, CodingKey {
+        case isMember = "is_member", state
+    }
+
+    init(state: MemberState?) {
+        isMember = state != nil
+        self.state = state?.rawValue ?? "none"
+    }
+}
+
+/// `POST …/invite`.
+struct InviteBody: Decodable {
+    @Checked var userIDs: [String]
+    @Checked var inviterID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case userIDs = "user_ids", inviterID = "inviter_id"
+    }
+}
+
+/// `PUT …/accept` and `PUT …/join`: the user, and the channel's access code if it has one.
+struct AccessCodeBody: Decodable, ActsForUser {
+    @Checked var userID: String?
+    @Checked var accessCode: String?
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", accessCode = "access_code"
+    }
+}
+
+/// `PUT …/leave`: the users leaving (the session user when none are named).
+struct LeaveBody: Decodable {
+    @Checked var userIDs: [String]?
+    var shouldLeaveAll: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case userIDs = "user_ids", shouldLeaveAll = "should_leave_all"
     }
 }

@@ -28,8 +28,7 @@ struct MessageController {
         if let boundary = request.headers[.contentType].flatMap(MultipartFormReader.boundary) {
             return try await sendUpload(request, caller, try context.pathParameter("channel_url"), boundary: boundary)
         }
-        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
-        let new = try MessageInput(limits: limits).newMessage(body, caller: caller)
+        let new = try await request.decode(as: NewMessageBody.self, context: context).validated(caller: caller, limits: limits)
         let (message, created) = try await messages.send(caller, try context.pathParameter("channel_url"), new)
         return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
     }
@@ -74,7 +73,7 @@ struct MessageController {
         let total = try await messages.totalCount(
             context.caller, try context.pathParameter("channel_url"), viewerID: try QueryParameters(request).userID()
         )
-        return JSONResponse.make(TotalDTO(total: total))
+        return try JSONResponse.make(TotalDTO(total: total))
     }
 
     @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -83,8 +82,7 @@ struct MessageController {
     }
 
     @Sendable func update(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
-        let update = try MessageInput(limits: limits).update(body)
+        let update = try await request.decode(as: MessageUpdateBody.self, context: context).validated(limits: limits)
         let message = try await messages.update(
             context.caller, try context.pathParameter("channel_url"), try context.messageID(), update
         )
@@ -97,10 +95,7 @@ struct MessageController {
     }
 }
 
-struct TotalDTO: JSONWritable {
+/// `{ "total": n }`
+struct TotalDTO: Encodable {
     let total: Int
-
-    func write(to json: inout JSONWriter) {
-        json.object { $0.field("total", total) }
-    }
 }

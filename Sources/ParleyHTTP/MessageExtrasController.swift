@@ -22,20 +22,25 @@ struct MessageExtrasController {
     }
 
     @Sendable func addReaction(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: limits.jsonBodyBytes)
-        let reaction = try reactionKey(try action.body.requiredString("reaction"))
+        let action = try await ChannelActionRequest<ReactionBody>.read(request, context)
+        guard let given = action.body.reaction else { throw ParleyError.missing("reaction") }
+        let reaction = try reactionKey(given)
         let updatedAt = try await reactions.add(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
-        return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: updatedAt, operation: "ADD"))
+        return try JSONResponse.make(ReactionChangeDTO(
+            reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: updatedAt, operation: "ADD"
+        ))
     }
 
     @Sendable func removeReaction(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: limits.jsonBodyBytes)
+        let action = try await ChannelActionRequest<ReactionBody>.read(request, context)
         // The query's `reaction`, else the body's; both are checked when both are given.
         let queryReaction = try QueryParameters(request).string("reaction").map(reactionKey)
-        let bodyReaction = try action.body.string("reaction").map(reactionKey)
+        let bodyReaction = try action.body.reaction.map(reactionKey)
         guard let reaction = queryReaction ?? bodyReaction else { throw ParleyError.missing("reaction") }
         try await reactions.remove(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
-        return JSONResponse.make(ReactionChangeDTO(reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: 0, operation: "DELETE"))
+        return try JSONResponse.make(ReactionChangeDTO(
+            reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: 0, operation: "DELETE"
+        ))
     }
 
     @Sendable func listReactions(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -44,22 +49,21 @@ struct MessageExtrasController {
     }
 
     @Sendable func addMetaarrayKeys(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
-        let entries = try MessageInput(limits: limits).metaarray(body)
+        let body = try await request.decode(as: MetaArrayKeysBody.self, context: context)
+        let entries = try MessageFieldRules.metaarray(body.sortedMetaarray)
         guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
         let message = try await metaarrays.addKeys(context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries)
         return JSONResponse.make(MessageDTO(message: message))
     }
 
     @Sendable func updateMetaarray(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: limits.jsonBodyBytes)
-        let entries = try MessageInput(limits: limits).metaarray(body)
+        let body = try await request.decode(as: MetaArrayUpdateBody.self, context: context)
+        let entries = try MessageFieldRules.metaarray(body.sortedMetaarray)
         guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
-        let modeText = try body.string("mode") ?? "add"
-        guard let mode = MetaArrayService.Mode(rawValue: modeText) else { throw ParleyError.invalidValue("mode", "must be add or remove") }
+        guard let mode = MetaArrayService.Mode(rawValue: body.mode ?? "add") else { throw ParleyError.invalidValue("mode", "must be add or remove") }
         let message = try await metaarrays.updateValues(
             context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries,
-            mode: mode, upsert: try body.bool("upsert") ?? true
+            mode: mode, upsert: body.upsert ?? true
         )
         return JSONResponse.make(MessageDTO(message: message))
     }
@@ -77,21 +81,45 @@ struct MessageExtrasController {
 }
 
 /// The answer to adding or removing a reaction.
-struct ReactionChangeDTO: JSONWritable {
+struct ReactionChangeDTO: Encodable {
     let reaction: String
     let userID: String
     let messageID: Int64
     let updatedAt: Int64
     let operation: String
+    let success = true
 
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.field("reaction", reaction)
-            json.field("user_id", userID)
-            json.field("msg_id", messageID)
-            json.field("updated_at", updatedAt)
-            json.field("operation", operation)
-            json.field("success", true)
-        }
+    enum CodingKeys: String, CodingKey {
+        case reaction, userID = "user_id", messageID = "msg_id", updatedAt = "updated_at", operation, success
+    }
+}
+
+/// `POST …/reactions` (`reaction` required) and `DELETE …/reactions` (or in the query).
+struct ReactionBody: Decodable, ActsForUser {
+    @Checked var userID: String?
+    @Checked var reaction: String?
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", reaction
+    }
+}
+
+/// `POST …/sorted_metaarray`: keys to add.
+struct MetaArrayKeysBody: Decodable {
+    var sortedMetaarray: [MetaArrayBody]?
+
+    enum CodingKeys: String, CodingKey {
+        case sortedMetaarray = "sorted_metaarray"
+    }
+}
+
+/// `PUT …/sorted_metaarray`: values to add or remove (`mode`), creating missing keys (`upsert`).
+struct MetaArrayUpdateBody: Decodable {
+    var sortedMetaarray: [MetaArrayBody]?
+    @Checked var mode: String?
+    var upsert: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case sortedMetaarray = "sorted_metaarray", mode, upsert
     }
 }

@@ -22,7 +22,6 @@ struct MetadataController<Service: MetadataService> {
     /// The owner's path under `/v3`, e.g. `users/{user_id}`, and the name of its capture.
     let ownerPath: String
     let ownerParameter: String
-    let maxBodyBytes: Int
 
     /// The routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
@@ -39,21 +38,21 @@ struct MetadataController<Service: MetadataService> {
     }
 
     @Sendable func all(_ request: Request, _ context: CallerContext) async throws -> Response {
-        JSONResponse.make(try await service.all(context.caller, try context.pathParameter(ownerParameter)))
+        try JSONResponse.make(try await service.all(context.caller, try context.pathParameter(ownerParameter)))
     }
 
     @Sendable func create(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        let map = try Validation.metadata(try body.requiredStringMap("metadata"))
+        let body = try await request.decode(as: MetadataBody.self, context: context)
+        let map = try Validation.metadata(body.metadata)
         try await service.create(context.caller, try context.pathParameter(ownerParameter), map)
-        return JSONResponse.make(map, status: .created)
+        return try JSONResponse.make(map, status: .created)
     }
 
     @Sendable func update(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        let map = try Validation.metadata(try body.requiredStringMap("metadata"))
-        try await service.update(context.caller, try context.pathParameter(ownerParameter), map, upsert: try body.bool("upsert") ?? true)
-        return JSONResponse.make(map)
+        let body = try await request.decode(as: MetadataUpdateBody.self, context: context)
+        let map = try Validation.metadata(body.metadata)
+        try await service.update(context.caller, try context.pathParameter(ownerParameter), map, upsert: body.upsert ?? true)
+        return try JSONResponse.make(map)
     }
 
     @Sendable func deleteAll(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -64,19 +63,36 @@ struct MetadataController<Service: MetadataService> {
     @Sendable func value(_ request: Request, _ context: CallerContext) async throws -> Response {
         let key = try context.pathParameter("key")
         let value = try await service.value(context.caller, try context.pathParameter(ownerParameter), key: key)
-        return JSONResponse.make([key: value])
+        return try JSONResponse.make([key: value])
     }
 
     @Sendable func updateValue(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
+        let body = try await request.decode(as: MetadataValueBody.self, context: context)
         let key = try context.pathParameter("key")
-        let map = try Validation.metadata([key: try body.requiredString("value")])
-        try await service.update(context.caller, try context.pathParameter(ownerParameter), map, upsert: try body.bool("upsert") ?? true)
-        return JSONResponse.make(map)
+        let map = try Validation.metadata([key: body.value])
+        try await service.update(context.caller, try context.pathParameter(ownerParameter), map, upsert: body.upsert ?? true)
+        return try JSONResponse.make(map)
     }
 
     @Sendable func delete(_ request: Request, _ context: CallerContext) async throws -> Response {
         try await service.delete(context.caller, try context.pathParameter(ownerParameter), key: try context.pathParameter("key"))
         return JSONResponse.empty()
     }
+}
+
+/// `POST …/metadata`: `{ "metadata": { key: value } }`.
+struct MetadataBody: Decodable {
+    @Checked var metadata: [String: String]
+}
+
+/// `PUT …/metadata`: the map, and whether keys not yet set are added (`upsert`, default true).
+struct MetadataUpdateBody: Decodable {
+    @Checked var metadata: [String: String]
+    var upsert: Bool?
+}
+
+/// `PUT …/metadata/{key}`: `{ "value": "…", "upsert": true }`.
+struct MetadataValueBody: Decodable {
+    @Checked var value: String
+    var upsert: Bool?
 }

@@ -2,11 +2,15 @@ import Hummingbird
 import ParleyCore
 
 /// The per-request state of every route: Hummingbird's core context, plus the caller once
-/// `AuthenticationMiddleware` has established who it is.
+/// `AuthenticationMiddleware` has established who it is, and how JSON bodies are read.
 public struct ParleyRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthenticationMiddleware` on the `/v3` group.
     public var caller: Caller?
+    /// The JSON body limit (`Limits.jsonBodyBytes`), set by `ConventionsMiddleware` from the
+    /// configuration: `request.decode` refuses a larger body with 413.
+    public var maxUploadSize = Limits().jsonBodyBytes
+    public var requestDecoder: JSONRequestDecoder { .init() }
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
@@ -18,11 +22,14 @@ public struct ParleyRequestContext: RequestContext {
 public struct CallerContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let caller: Caller
+    public let maxUploadSize: Int
+    public var requestDecoder: JSONRequestDecoder { .init() }
 
     public init(context: ParleyRequestContext) throws {
         // Only reachable behind the authentication middleware, which sets the caller or throws.
         guard let caller = context.caller else { throw ParleyError.invalidApiToken }
         self.coreContext = context.coreContext
         self.caller = caller
+        self.maxUploadSize = context.maxUploadSize
     }
 }

@@ -5,7 +5,6 @@ import ParleyCore
 /// Read and delivery receipts and unread counts (API.md §4.7).
 struct ReceiptController {
     let receipts: ReceiptService
-    let maxBodyBytes: Int
 
     /// The routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
@@ -21,15 +20,15 @@ struct ReceiptController {
     }
 
     @Sendable func markAsRead(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
-        try await receipts.markAsRead(action.caller, action.channelURL, userID: action.userID, timestamp: try action.body.int64("timestamp"))
+        let action = try await ChannelActionRequest<MarkAsReadBody>.read(request, context)
+        try await receipts.markAsRead(action.caller, action.channelURL, userID: action.userID, timestamp: action.body.timestamp)
         return JSONResponse.empty()
     }
 
     @Sendable func markAsDelivered(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let action = try await ChannelActionRequest.read(request, context, maxBodyBytes: maxBodyBytes)
+        let action = try await ChannelActionRequest<UserActionBody>.read(request, context)
         let ts = try await receipts.markAsDelivered(action.caller, action.channelURL, userID: action.userID)
-        return JSONResponse.make(TimestampDTO(ts: ts))
+        return try JSONResponse.make(TimestampDTO(ts: ts))
     }
 
     @Sendable func unreadCount(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -40,15 +39,12 @@ struct ReceiptController {
         let counts = try await receipts.unreadCounts(
             caller, try context.pathParameter("channel_url"), userIDs: try Validation.userIDs(userIDs, field: "user_ids")
         )
-        return JSONResponse.make(UnreadMapDTO(counts: counts))
+        return try JSONResponse.make(UnreadMapDTO(unread: counts))
     }
 
     @Sendable func markAllAsRead(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        try await receipts.markAllAsRead(
-            context.caller, userID: try context.pathParameter("user_id"),
-            channelURLs: try body.stringList("channel_urls")
-        )
+        let body = try await request.decode(as: MarkAllAsReadBody.self, context: context)
+        try await receipts.markAllAsRead(context.caller, userID: try context.pathParameter("user_id"), channelURLs: body.channelURLs)
         return JSONResponse.empty()
     }
 
@@ -64,37 +60,51 @@ struct ReceiptController {
             context.caller, userID: try context.pathParameter("user_id"),
             customTypes: query.list("custom_types"), superMode: superMode
         )
-        return JSONResponse.make(UnreadCountDTO(count: unread.messages))
+        return try JSONResponse.make(UnreadCountDTO(unreadCount: unread.messages))
     }
 
     @Sendable func unreadChannelCount(_ request: Request, _ context: CallerContext) async throws -> Response {
         let unread = try await receipts.userUnread(
             context.caller, userID: try context.pathParameter("user_id"), customTypes: nil, superMode: .all
         )
-        return JSONResponse.make(UnreadCountDTO(count: unread.channels))
+        return try JSONResponse.make(UnreadCountDTO(unreadCount: unread.channels))
     }
 }
 
-struct TimestampDTO: JSONWritable {
+/// The answer to `mark_as_delivered`: the delivery timestamp.
+struct TimestampDTO: Encodable {
     let ts: Int64
-    func write(to json: inout JSONWriter) { json.object { $0.field("ts", ts) } }
 }
 
-struct UnreadCountDTO: JSONWritable {
-    let count: Int
-    func write(to json: inout JSONWriter) { json.object { $0.field("unread_count", count) } }
+/// `{ "unread_count": n }`
+struct UnreadCountDTO: Encodable {
+    let unreadCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case unreadCount = "unread_count"
+    }
 }
 
 /// `{ "unread": { "user_id": n } }`
-struct UnreadMapDTO: JSONWritable {
-    let counts: [String: Int]
+struct UnreadMapDTO: Encodable {
+    let unread: [String: Int]
+}
 
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.key("unread")
-            json.object { json in
-                for entry in counts.sorted(by: { $0.key < $1.key }) { json.member(entry.key, entry.value) }
-            }
-        }
+/// `PUT …/mark_as_read`: up to which message (`timestamp`, default the newest).
+struct MarkAsReadBody: Decodable, ActsForUser {
+    @Checked var userID: String?
+    @Checked var timestamp: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", timestamp
+    }
+}
+
+/// `PUT /v3/users/{user_id}/mark_as_read_all`: the channels (all when absent).
+struct MarkAllAsReadBody: Decodable {
+    @Checked var channelURLs: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case channelURLs = "channel_urls"
     }
 }

@@ -5,7 +5,6 @@ import ParleyUsers
 /// Users (API.md §2.2), session tokens (§2.3) and the invitation preference (§2.4).
 struct UserController {
     let users: UserService
-    let maxBodyBytes: Int
 
     /// The routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
@@ -23,20 +22,11 @@ struct UserController {
     }
 
     @Sendable func create(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let caller = context.caller
-        try caller.requireAdmin()
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        let user = User(
-            userID: try Validation.userID(try body.requiredString("user_id")),
-            nickname: try Validation.text(try body.requiredString("nickname"), field: "nickname", max: Validation.maxNicknameLength),
-            profileURL: try Validation.text(try body.string("profile_url") ?? "", field: "profile_url", max: Validation.maxProfileURLLength),
-            createdAt: 0,
-            metadata: try Validation.metadata(try body.stringMap("metadata") ?? [:])
-        )
-        let (created, token) = try await users.create(caller, NewUser(user: user, issueSessionToken: try body.bool("issue_session_token") ?? false))
+        let new = try await request.decode(as: NewUserBody.self, context: context).validated()
+        let (created, token) = try await users.create(context.caller, new)
         var dto = UserDTO(created)
-        dto.session_token = token?.token
-        dto.session_token_expires_at = token?.expiresAt
+        dto.sessionToken = token?.token
+        dto.sessionTokenExpiresAt = token?.expiresAt
         return JSONResponse.make(dto, status: .created)
     }
 
@@ -59,17 +49,9 @@ struct UserController {
     }
 
     @Sendable func update(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let caller = context.caller
         let userID = try context.pathParameter("user_id")
-        try caller.requireActingAs(userID)
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        let update = UserUpdate(
-            nickname: try body.string("nickname").map { try Validation.text($0, field: "nickname", max: Validation.maxNicknameLength) },
-            profileURL: try body.string("profile_url").map { try Validation.text($0, field: "profile_url", max: Validation.maxProfileURLLength) },
-            isActive: try body.bool("is_active"),
-            leaveAllWhenDeactivated: try body.bool("leave_all_when_deactivated") ?? true
-        )
-        return JSONResponse.make(UserDTO(try await users.update(caller, userID, update)))
+        let update = try await request.decode(as: UserUpdateBody.self, context: context).validated()
+        return JSONResponse.make(UserDTO(try await users.update(context.caller, userID, update)))
     }
 
     @Sendable func delete(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -78,11 +60,9 @@ struct UserController {
     }
 
     @Sendable func issueToken(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let caller = context.caller
-        try caller.requireAdmin()
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        let token = try await users.issueSessionToken(caller, try context.pathParameter("user_id"), expiresAt: try body.int64("expires_at"))
-        return JSONResponse.make(SessionTokenDTO(token))
+        let body = try await request.decode(as: SessionTokenBody.self, context: context)
+        let token = try await users.issueSessionToken(context.caller, try context.pathParameter("user_id"), expiresAt: body.expiresAt)
+        return try JSONResponse.make(SessionTokenDTO(token))
     }
 
     @Sendable func revokeTokens(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -92,16 +72,13 @@ struct UserController {
 
     @Sendable func invitationPreference(_ request: Request, _ context: CallerContext) async throws -> Response {
         let autoAccept = try await users.invitationPreference(context.caller, try context.pathParameter("user_id"))
-        return JSONResponse.make(InvitationPreferenceDTO(auto_accept: autoAccept))
+        return try JSONResponse.make(InvitationPreferenceDTO(autoAccept: autoAccept))
     }
 
     @Sendable func setInvitationPreference(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let caller = context.caller
         let userID = try context.pathParameter("user_id")
-        try caller.requireActingAs(userID)
-        let body = try await JSONBody.read(request, maxBytes: maxBodyBytes)
-        guard let autoAccept = try body.bool("auto_accept") else { throw ParleyError.missing("auto_accept") }
-        let saved = try await users.setInvitationPreference(caller, userID, autoAccept: autoAccept)
-        return JSONResponse.make(InvitationPreferenceDTO(auto_accept: saved))
+        let body = try await request.decode(as: InvitationPreferenceBody.self, context: context)
+        let saved = try await users.setInvitationPreference(context.caller, userID, autoAccept: body.autoAccept)
+        return try JSONResponse.make(InvitationPreferenceDTO(autoAccept: saved))
     }
 }

@@ -4,73 +4,71 @@ import ParleyUsers
 /// The user resource of API.md §2.1. For callers who may only see the public fields, the private
 /// ones (`is_active`, `created_at`, `metadata`) are left out.
 struct UserDTO: JSONWritable {
-    let user_id: String
+    let userID: String
     let nickname: String
-    let profile_url: String
-    let is_online: Bool
-    let last_seen_at: Int64
-    let is_active: Bool?
-    let created_at: Int64?
+    let profileURL: String
+    let isOnline: Bool
+    let lastSeenAt: Int64
+    let isActive: Bool?
+    let createdAt: Int64?
     let metadata: [String: String]?
-    var session_token: String?
-    var session_token_expires_at: Int64?
+    var sessionToken: String?
+    var sessionTokenExpiresAt: Int64?
 
     init(_ view: UserView) {
         self.init(view.user, full: view.isFull)
     }
 
     init(_ user: User, full: Bool = true) {
-        user_id = user.userID
+        userID = user.userID
         nickname = user.nickname
-        profile_url = user.profileURL
+        profileURL = user.profileURL
         // Presence arrives with the realtime event stream; until a user can hold one, nobody is online.
-        is_online = false
-        last_seen_at = user.lastSeenAt
-        is_active = full ? user.isActive : nil
-        created_at = full ? user.createdAt : nil
+        isOnline = false
+        lastSeenAt = user.lastSeenAt
+        isActive = full ? user.isActive : nil
+        createdAt = full ? user.createdAt : nil
         metadata = full ? user.metadata : nil
     }
 
     func write(to json: inout JSONWriter) {
         json.object { json in
-            json.field("user_id", user_id)
+            json.field("user_id", userID)
             json.field("nickname", nickname)
-            json.field("profile_url", profile_url)
-            json.field("is_online", is_online)
-            json.field("last_seen_at", last_seen_at)
-            if let is_active { json.field("is_active", is_active) }
-            if let created_at { json.field("created_at", created_at) }
+            json.field("profile_url", profileURL)
+            json.field("is_online", isOnline)
+            json.field("last_seen_at", lastSeenAt)
+            if let isActive { json.field("is_active", isActive) }
+            if let createdAt { json.field("created_at", createdAt) }
             if let metadata { json.field("metadata", metadata) }
-            if let session_token { json.field("session_token", session_token) }
-            if let session_token_expires_at { json.field("session_token_expires_at", session_token_expires_at) }
+            if let sessionToken { json.field("session_token", sessionToken) }
+            if let sessionTokenExpiresAt { json.field("session_token_expires_at", sessionTokenExpiresAt) }
         }
     }
 }
 
-struct SessionTokenDTO: JSONWritable {
-    let user_id: String
+/// A session token as issued (API.md §2.3).
+struct SessionTokenDTO: Encodable {
+    let userID: String
     let token: String
-    let expires_at: Int64
+    let expiresAt: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", token, expiresAt = "expires_at"
+    }
 
     init(_ token: IssuedSessionToken) {
-        user_id = token.userID
+        userID = token.userID
         self.token = token.token
-        expires_at = token.expiresAt
-    }
-
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.field("user_id", user_id)
-            json.field("token", token)
-            json.field("expires_at", expires_at)
-        }
+        expiresAt = token.expiresAt
     }
 }
 
-struct InvitationPreferenceDTO: JSONWritable {
-    let auto_accept: Bool
+/// `{ "auto_accept": true }` (API.md §2.4).
+struct InvitationPreferenceDTO: Encodable {
+    let autoAccept: Bool
 
-    func write(to json: inout JSONWriter) {
-        json.object { $0.field("auto_accept", auto_accept) }
+    enum CodingKeys: String, CodingKey {
+        case autoAccept = "auto_accept"
     }
 }

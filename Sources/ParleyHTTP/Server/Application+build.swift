@@ -7,7 +7,6 @@ import ParleyCore
 /// `/v3` group behind authentication, whose handlers get the caller in `CallerContext`.
 private func addEndpoints(to router: Router<ParleyRequestContext>, container: Container) {
     let limits = container.config.limits
-    let maxBodyBytes = limits.jsonBodyBytes
     let files = FileController(files: container.files, authenticator: container.authenticator)
     let channelDTO: @Sendable (ChannelView) -> ChannelDTO = { ChannelDTO(view: $0, maxMessageLength: limits.messageLength) }
     router.addRoutes(HealthController(readiness: container.readiness).routes)
@@ -20,32 +19,27 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
             fileLinks: FileLinkIssuer(baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock)
         ))
         .group(context: CallerContext.self)
-    v3.addRoutes(UserController(users: container.users, maxBodyBytes: maxBodyBytes).routes)
-    v3.addRoutes(MetadataController(
-        service: container.userMetadata, ownerPath: "users/{user_id}", ownerParameter: "user_id", maxBodyBytes: maxBodyBytes
-    ).routes)
+    v3.addRoutes(UserController(users: container.users).routes)
+    v3.addRoutes(MetadataController(service: container.userMetadata, ownerPath: "users/{user_id}", ownerParameter: "user_id").routes)
     v3.addRoutes(GroupChannelController(channels: container.groupChannels, lists: container.channelLists, limits: limits).routes)
-    v3.addRoutes(MembershipController(
-        memberships: container.memberships, memberLists: container.memberLists, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes
-    ).routes)
-    v3.addRoutes(ChannelOperatorController(operators: container.channelOperators, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes).routes)
+    v3.addRoutes(MembershipController(memberships: container.memberships, memberLists: container.memberLists, channelDTO: channelDTO).routes)
+    v3.addRoutes(ChannelOperatorController(operators: container.channelOperators, channelDTO: channelDTO).routes)
     v3.addRoutes(ChannelPreferenceController(
-        preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO, maxBodyBytes: maxBodyBytes
+        preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO
     ).routes)
-    v3.addRoutes(ReceiptController(receipts: container.receipts, maxBodyBytes: maxBodyBytes).routes)
+    v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
     v3.addRoutes(MessageController(messages: container.messages, files: container.files, limits: limits, clock: container.clock).routes)
     v3.addRoutes(files.routes)
     v3.addRoutes(MessageExtrasController(reactions: container.reactions, metaarrays: container.metaarrays, limits: limits).routes)
     v3.addRoutes(MetadataController(
-        service: container.channelMetadata, ownerPath: "group_channels/{channel_url}", ownerParameter: "channel_url",
-        maxBodyBytes: maxBodyBytes
+        service: container.channelMetadata, ownerPath: "group_channels/{channel_url}", ownerParameter: "channel_url"
     ).routes)
 }
 
 /// The router with every endpoint, behind the middlewares, all taken from the container.
 public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
     let router = Router(context: ParleyRequestContext.self)
-    router.add(middleware: ConventionsMiddleware(errors: ErrorResponses(maxBodyBytes: container.config.limits.jsonBodyBytes)))
+    router.add(middleware: ConventionsMiddleware(errors: ErrorResponses(), maxJSONBodyBytes: container.config.limits.jsonBodyBytes))
     addEndpoints(to: router, container: container)
     MethodNotAllowed.register(on: router)
     return router
