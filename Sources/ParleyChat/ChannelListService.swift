@@ -12,7 +12,9 @@ public struct ChannelListService: Sendable {
     }
 
     /// `my_group_channels`: the user's channels (the user themself or the admin).
-    public func myChannels(_ caller: Caller, userID: String, filter: ChannelFilter, limit: Int, pageToken: String?) async throws -> Page<ChannelView> {
+    public func myChannels(
+        _ caller: Caller, userID: String, filter: ChannelFilter, limit: Int, pageToken: String?
+    ) async throws -> Page<ChannelView> {
         try caller.requireActingAs(userID)
         var filter = filter
         // "The user is implied" in members_exactly_in.
@@ -22,7 +24,9 @@ public struct ChannelListService: Sendable {
 
     /// `GET /v3/group_channels`: all channels for the admin; public channels plus their own for
     /// a session user. Per-user fields belong to the session user or the `user_id` named.
-    public func channels(_ caller: Caller, viewerID: String?, filter: ChannelFilter, limit: Int, pageToken: String?) async throws -> Page<ChannelView> {
+    public func channels(
+        _ caller: Caller, viewerID: String?, filter: ChannelFilter, limit: Int, pageToken: String?
+    ) async throws -> Page<ChannelView> {
         let viewer = try caller.viewer(named: viewerID)
         if filter.unreadOnly && viewer == nil { throw ParleyError.missing("user_id") }
         let scope = ChannelListScope.all(viewer: viewer, restrictToVisible: !caller.isAdmin)

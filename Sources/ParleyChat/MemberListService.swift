@@ -11,12 +11,16 @@ public struct MemberListService: Sendable {
         self.pageTokens = pageTokens
     }
 
-    public func members(_ caller: Caller, _ channelURL: String, filter: MemberFilter, limit: Int, pageToken: String?) async throws -> Page<Member> {
+    public func members(
+        _ caller: Caller, _ channelURL: String, filter: MemberFilter, limit: Int, pageToken: String?
+    ) async throws -> Page<Member> {
         let scope = "members|\(channelURL)|\(filter.state.rawValue)|\(filter.operators.map { "\($0)" } ?? "-")|\(filter.order.rawValue)"
         let after = try pageToken.map { try pageTokens.decode($0, scope: scope) }
-        let rows = try await store.read { repositories in
+        let rows = try await store.read { repositories -> [(member: Member, position: [String])] in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
+            // Nobody can be muted until moderation exists: the muted members are nobody.
+            if filter.muted == .muted { return [] }
             return try repositories.groupChannelMembers.list(channelURL, filter, after: after, limit: limit + 1)
         }
         let page = rows.prefix(limit)

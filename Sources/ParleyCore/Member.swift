@@ -23,11 +23,17 @@ public enum MemberOrder: String, Sendable, CaseIterable {
     case operatorThenMemberAlphabetical = "operator_then_member_alphabetical"
 }
 
+/// `muted_member_filter` of a channel's member list.
+public enum MutedFilter: String, Sendable, CaseIterable {
+    case all, muted, unmuted
+}
+
 /// The filters of a channel's member list.
 public struct MemberFilter: Sendable {
     public var state: MemberStateFilter = .all
     /// true: operators only, false: non-operators only, nil: everyone.
     public var operators: Bool?
+    public var muted: MutedFilter = .all
     public var order: MemberOrder = .memberNicknameAlphabetical
 
     public init() {}

@@ -1,6 +1,9 @@
 /// Recognises image and video files by their first bytes, which a client cannot mislabel.
 enum MediaSniffer {
-    enum Kind: Equatable { case image(String), video(String) }
+    enum Kind: Equatable {
+        case image(String)
+        case video(String)
+    }
 
     /// Bytes needed to decide.
     static let prefixLength = 16

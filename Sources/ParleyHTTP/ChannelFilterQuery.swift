@@ -30,7 +30,7 @@ extension QueryParameters {
     }
 
     /// `all`, or the values meaning "only" and "excluded" (e.g. `super` / `nonsuper`).
-    private func mode(_ key: String, only: String, excluded: String) throws -> TriStateMode {
+    func mode(_ key: String, only: String, excluded: String) throws -> TriStateMode {
         switch string(key) {
         case nil, "all": return .all
         case only: return .only

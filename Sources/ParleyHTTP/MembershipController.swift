@@ -73,17 +73,12 @@ struct MembershipController {
         case "nonoperator": filter.operators = false
         default: throw ParleyError.invalidValue("operator_filter", "must be one of all, operator, nonoperator")
         }
-        // Nobody can be muted until moderation exists, so "muted" is an empty list, not an error.
-        let muted = query.string("muted_member_filter") ?? "all"
-        guard ["all", "muted", "unmuted"].contains(muted) else {
-            throw ParleyError.invalidValue("muted_member_filter", "must be one of all, muted, unmuted")
-        }
+        filter.muted = try query.choice("muted_member_filter", default: MutedFilter.all)
         filter.order = try query.choice("order", default: MemberOrder.memberNicknameAlphabetical)
         let page = try await memberLists.members(
             context.caller, try context.pathParameter("channel_url"), filter: filter, limit: limit, pageToken: token
         )
-        let items = muted == "muted" ? [] : page.items
-        return JSONResponse.make(ListDTO(key: "members", items: items.map(MemberDTO.init), next: muted == "muted" ? "" : page.next))
+        return JSONResponse.make(ListDTO(key: "members", items: page.items.map(MemberDTO.init), next: page.next))
     }
 
     @Sendable func member(_ request: Request, _ context: CallerContext) async throws -> Response {

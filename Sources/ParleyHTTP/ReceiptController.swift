@@ -50,12 +50,7 @@ struct ReceiptController {
 
     @Sendable func unreadMessageCount(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
-        let superMode: TriStateMode = switch query.string("super_mode") ?? "all" {
-        case "all": .all
-        case "super": .only
-        case "nonsuper": .excluded
-        default: throw ParleyError.invalidValue("super_mode", "must be one of all, super, nonsuper")
-        }
+        let superMode = try query.mode("super_mode", only: "super", excluded: "nonsuper")
         let unread = try await receipts.userUnread(
             context.caller, userID: try context.pathParameter("user_id"),
             customTypes: query.list("custom_types"), superMode: superMode
