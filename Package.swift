@@ -130,7 +130,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PostgresTests",
-            dependencies: ["Postgres"]
+            // ParleyStore for the store's transaction mechanics (after-commit work, retries).
+            dependencies: ["Postgres", "ParleyStore"]
         ),
         .testTarget(
             name: "ParleyHTTPTests",
