@@ -7,14 +7,16 @@ struct ChannelContext {
     let access: ChannelAccess
 
     /// Locks the channel's row (404 when it does not exist) and works out the caller's access.
-    static func load(_ channelURL: String, _ caller: Caller, _ repositories: Repositories, forUpdate: Bool = true) throws -> ChannelContext {
+    static func load(_ channelURL: String, _ caller: Caller, _ repositories: Repositories, forUpdate: Bool = true) throws -> ChannelContext
+    {
         guard let record = try repositories.groupChannels.find(channelURL, forUpdate: forUpdate) else {
             throw ChannelAccess.notFound(channelURL)
         }
         let membership = try caller.userID.flatMap { try repositories.groupChannelMembers.state(channelURL, $0) }
         return ChannelContext(
             record: record,
-            access: ChannelAccess(caller: caller, isPublic: record.isPublic, state: membership?.state, isOperator: membership?.isOperator ?? false)
+            access: ChannelAccess(
+                caller: caller, isPublic: record.isPublic, state: membership?.state, isOperator: membership?.isOperator ?? false)
         )
     }
 }

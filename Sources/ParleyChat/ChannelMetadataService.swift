@@ -33,7 +33,9 @@ public struct ChannelMetadataService: Sendable {
         try await writing(caller, channelURL) { try $0.channelMetadata(channelURL).deleteAll() }
     }
 
-    private func reading<T: Sendable>(_ caller: Caller, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
+    private func reading<T: Sendable>(_ caller: Caller, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> T)
+        async throws -> T
+    {
         try await store.read { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)

@@ -78,8 +78,10 @@ public struct GroupChannelService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             let view = try ChannelViews.one(channelURL, viewerID: viewer, repositories)
-            let members = showMembers || showReadReceipt || showDeliveryReceipt
-                ? try repositories.groupChannelMembers.list(channelURL, MemberFilter(), after: nil, limit: Self.embeddedMemberLimit).map(\.member)
+            let members =
+                showMembers || showReadReceipt || showDeliveryReceipt
+                ? try repositories.groupChannelMembers.list(channelURL, MemberFilter(), after: nil, limit: Self.embeddedMemberLimit).map(
+                    \.member)
                 : nil
             return ChannelView(
                 channel: view.channel, viewerID: viewer, membership: view.membership, members: showMembers ? members : nil,

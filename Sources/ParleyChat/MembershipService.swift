@@ -28,8 +28,9 @@ public struct MembershipService: Sendable {
             try requireUsersExist(userIDs, repositories)
             let autoAccept = try repositories.invitationPreferences.autoAccept(userIDs)
             let members = userIDs.map { userID in
-                NewMember(userID: userID, state: autoAccept[userID, default: true] ? .joined : .invited, isOperator: false,
-                          inviterID: inviter, tsMessageOffset: offset)
+                NewMember(
+                    userID: userID, state: autoAccept[userID, default: true] ? .joined : .invited, isOperator: false,
+                    inviterID: inviter, tsMessageOffset: offset)
             }
             let added = try repositories.groupChannelMembers.insert(channelURL, members, now: now)
             if !added.isEmpty {
@@ -131,13 +132,16 @@ public struct MembershipService: Sendable {
 
     /// A channel with an access code admits everyone but the admin only with it. A code stored
     /// in the unsalted form of earlier versions is stored anew once someone gives it.
-    private func requireAccessCode(_ context: ChannelContext, _ accessCode: String?, _ caller: Caller, _ repositories: Repositories) throws {
+    private func requireAccessCode(_ context: ChannelContext, _ accessCode: String?, _ caller: Caller, _ repositories: Repositories) throws
+    {
         guard let stored = context.record.accessCodeHash, !caller.isAdmin else { return }
         switch accessCodes.match(accessCode, stored: stored) {
         case .no: throw ParleyError.forbidden("The access code is missing or wrong.")
         case .yes: break
         case .yesInLegacyForm:
-            if let accessCode { try repositories.groupChannels.replaceAccessCode(context.record.channelURL, accessCodes.stored(accessCode)) }
+            if let accessCode {
+                try repositories.groupChannels.replaceAccessCode(context.record.channelURL, accessCodes.stored(accessCode))
+            }
         }
     }
 

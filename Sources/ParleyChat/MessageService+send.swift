@@ -22,7 +22,8 @@ extension MessageService {
             }
             // Retries found above do not count; the admin is exempt.
             if let senderID = new.senderID, !caller.isAdmin, settings.limits.messagesPerSecond > 0,
-               try repositories.sendRates.record(channelURL, senderID, now: now) > settings.limits.messagesPerSecond {
+                try repositories.sendRates.record(channelURL, senderID, now: now) > settings.limits.messagesPerSecond
+            {
                 throw ParleyError.rateLimited(retryAfter: 1)
             }
             let sender = member?.user
@@ -65,7 +66,7 @@ extension MessageService {
     /// claimed for this send. 409 while that earlier send has not committed.
     private static func earlierSend(_ channelURL: String, _ new: NewMessage, now: Int64, _ repositories: Repositories) throws -> Message? {
         guard let dedupID = new.dedupID, let senderID = new.senderID,
-              case .some(let existingID) = try repositories.messageDedup.claim(channelURL, senderID: senderID, dedupID: dedupID, now: now)
+            case .some(let existingID) = try repositories.messageDedup.claim(channelURL, senderID: senderID, dedupID: dedupID, now: now)
         else { return nil }
         guard let existingID, let existing = try repositories.messages.find(channelURL, existingID) else {
             throw ParleyError.alreadyExists("A message with dedup_id \"\(dedupID)\" is being sent.")

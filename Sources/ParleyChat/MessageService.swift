@@ -41,7 +41,7 @@ public struct MessageService: Sendable {
         try await store.read { repositories in
             let visibleFrom = try Self.visibleFrom(channelURL, caller, caller.userID, repositories)
             guard let message = try repositories.messages.find(channelURL, messageID),
-                  caller.isAdmin || (!message.isRemoved && message.createdAt >= visibleFrom)
+                caller.isAdmin || (!message.isRemoved && message.createdAt >= visibleFrom)
             else { throw Self.notFound(messageID) }
             return try MessageDetails.attach(message, repositories)
         }
@@ -49,7 +49,8 @@ public struct MessageService: Sendable {
 
     /// The earliest message time the viewer may see: session users must be joined members;
     /// reset history, hidden previous messages and the chat-history option move it forward.
-    private static func visibleFrom(_ channelURL: String, _ caller: Caller, _ viewer: String?, _ repositories: Repositories) throws -> Int64 {
+    private static func visibleFrom(_ channelURL: String, _ caller: Caller, _ viewer: String?, _ repositories: Repositories) throws -> Int64
+    {
         let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
         if !caller.isAdmin && context.access.state != .joined {

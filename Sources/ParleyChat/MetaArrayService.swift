@@ -24,7 +24,9 @@ public struct MetaArrayService: Sendable {
     }
 
     /// Adds or removes values of keys; with `upsert`, adding to a missing key creates it.
-    public func updateValues(_ caller: Caller, _ channelURL: String, _ messageID: Int64, _ entries: [MetaArray], mode: Mode, upsert: Bool) async throws -> Message {
+    public func updateValues(_ caller: Caller, _ channelURL: String, _ messageID: Int64, _ entries: [MetaArray], mode: Mode, upsert: Bool)
+        async throws -> Message
+    {
         try await change(caller, channelURL, messageID) { current in
             var result = current
             for entry in entries {
@@ -58,7 +60,8 @@ public struct MetaArrayService: Sendable {
             let message = try MessageService.editable(channelURL, messageID, caller, repositories)
             let result = try transform(message.sortedMetaarray)
             guard result.count <= Validation.maxMetaArrayKeys, result.allSatisfy({ $0.value.count <= Validation.maxMetaArrayValues }) else {
-                throw ParleyError.tooMany("A meta array holds at most \(Validation.maxMetaArrayKeys) keys of \(Validation.maxMetaArrayValues) values.")
+                throw ParleyError.tooMany(
+                    "A meta array holds at most \(Validation.maxMetaArrayKeys) keys of \(Validation.maxMetaArrayValues) values.")
             }
             try repositories.messages.setMetaarray(messageID, result, now: now)
             guard let changed = try repositories.messages.find(channelURL, messageID) else { throw MessageService.notFound(messageID) }

@@ -45,7 +45,9 @@ public struct ReactionService: Sendable {
     }
 
     /// The channel is visible, the message exists, and the reacting user is a joined member.
-    private static func requireReactable(_ channelURL: String, _ messageID: Int64, userID: String, _ caller: Caller, _ repositories: Repositories) throws {
+    private static func requireReactable(
+        _ channelURL: String, _ messageID: Int64, userID: String, _ caller: Caller, _ repositories: Repositories
+    ) throws {
         let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
         guard try repositories.groupChannelMembers.state(channelURL, userID)?.state == .joined else {

@@ -30,7 +30,9 @@ public struct ReceiptService: Sendable {
         return try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
-            guard let ts = try repositories.receipts.markDelivered(channelURL, userID, now: now) else { throw Self.notMember(userID, channelURL) }
+            guard let ts = try repositories.receipts.markDelivered(channelURL, userID, now: now) else {
+                throw Self.notMember(userID, channelURL)
+            }
             return ts
         }
     }
@@ -52,7 +54,9 @@ public struct ReceiptService: Sendable {
     }
 
     /// The user's unread messages and unread channels over their joined channels.
-    public func userUnread(_ caller: Caller, userID: String, customTypes: [String]?, superMode: TriStateMode) async throws -> (messages: Int, channels: Int) {
+    public func userUnread(_ caller: Caller, userID: String, customTypes: [String]?, superMode: TriStateMode) async throws -> (
+        messages: Int, channels: Int
+    ) {
         try caller.requireActingAs(userID)
         return try await store.read { try $0.receipts.userUnread(userID, customTypes: customTypes, superMode: superMode) }
     }

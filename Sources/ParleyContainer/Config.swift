@@ -72,7 +72,8 @@ public struct Config: Sendable {
         config.databasePoolSize = try reader.int("PARLEY_DB_POOL_SIZE", default: config.databasePoolSize, range: 1...256)
         config.databaseAcquireTimeout = .milliseconds(try reader.int("PARLEY_DB_ACQUIRE_TIMEOUT_MS", default: 5000, range: 1...600_000))
         config.databaseMaxWaiting = try reader.int("PARLEY_DB_MAX_WAITING", default: config.databaseMaxWaiting, range: 1...1_000_000)
-        config.databaseSession.statementTimeout = .milliseconds(try reader.int("PARLEY_DB_STATEMENT_TIMEOUT_MS", default: 15000, range: 1...3_600_000))
+        config.databaseSession.statementTimeout = .milliseconds(
+            try reader.int("PARLEY_DB_STATEMENT_TIMEOUT_MS", default: 15000, range: 1...3_600_000))
         config.databaseSession.lockTimeout = .milliseconds(try reader.int("PARLEY_DB_LOCK_TIMEOUT_MS", default: 5000, range: 1...3_600_000))
         config.autoMigrate = try reader.bool("PARLEY_AUTO_MIGRATE", default: false)
         config.chatHistory = try reader.bool("PARLEY_CHAT_HISTORY", default: true)
@@ -90,15 +91,19 @@ public struct Config: Sendable {
         limits.sessionTokenLifetimeMillis = Int64(lifetime) * 1000
         config.limits = limits
         guard let fileKey = environment["PARLEY_FILE_KEY"], !fileKey.isEmpty else {
-            throw ConfigError("PARLEY_FILE_KEY is not set: 32 random bytes, base64-encoded (openssl rand -base64 32); it encrypts uploaded files.")
+            throw ConfigError(
+                "PARLEY_FILE_KEY is not set: 32 random bytes, base64-encoded (openssl rand -base64 32); it encrypts uploaded files.")
         }
         guard let keyBytes = Data(base64Encoded: fileKey), keyBytes.count == 32 else {
             throw ConfigError("PARLEY_FILE_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32).")
         }
         config.fileKey = Array(keyBytes)
         config.fileDirectory = environment["PARLEY_FILE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        config.publicURL = environment["PARLEY_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : String($0.reversed().drop { $0 == "/" }.reversed()) }
-        config.files.thumbnailSourceMaxBytes = try reader.int("PARLEY_THUMBNAIL_SOURCE_MAX_BYTES", default: config.files.thumbnailSourceMaxBytes)
+        config.publicURL = environment["PARLEY_PUBLIC_URL"].flatMap {
+            $0.isEmpty ? nil : String($0.reversed().drop { $0 == "/" }.reversed())
+        }
+        config.files.thumbnailSourceMaxBytes = try reader.int(
+            "PARLEY_THUMBNAIL_SOURCE_MAX_BYTES", default: config.files.thumbnailSourceMaxBytes)
         config.files.thumbnailSourceBudgetBytes = try reader.int(
             "PARLEY_THUMBNAIL_SOURCE_BUDGET_BYTES", default: config.files.thumbnailSourceBudgetBytes
         )

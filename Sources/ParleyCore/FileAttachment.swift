@@ -14,7 +14,10 @@ public struct FileAttachment: Sendable, Equatable, Codable {
     public var requireAuth: Bool
     public var thumbnails: [ThumbnailInfo]
 
-    public init(fileID: String? = nil, url: String? = nil, name: String, type: String, size: Int64, requireAuth: Bool, thumbnails: [ThumbnailInfo] = []) {
+    public init(
+        fileID: String? = nil, url: String? = nil, name: String, type: String, size: Int64, requireAuth: Bool,
+        thumbnails: [ThumbnailInfo] = []
+    ) {
         self.fileID = fileID
         self.url = url
         self.name = name
@@ -25,7 +28,10 @@ public struct FileAttachment: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case fileID = "file_id", url, name, type, size, requireAuth = "require_auth", thumbnails
+        case fileID = "file_id"
+        case url, name, type, size
+        case requireAuth = "require_auth"
+        case thumbnails
     }
 }
 
@@ -48,7 +54,10 @@ public struct ThumbnailInfo: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case width, height, realWidth = "real_width", realHeight = "real_height", type, size
+        case width, height
+        case realWidth = "real_width"
+        case realHeight = "real_height"
+        case type, size
     }
 }
 
@@ -65,7 +74,10 @@ extension Validation {
         let essence = text.split(separator: ";", maxSplits: 1).first ?? ""
         let parts = essence.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
         let token = { (part: Substring) in
-            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789!#$&^_.+-".unicodeScalars.contains($0)) }
+            !part.isEmpty
+                && part.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || "0123456789!#$&^_.+-".unicodeScalars.contains($0))
+                }
         }
         return parts.count == 2 && token(parts[0]) && token(parts[1])
             && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }

@@ -126,7 +126,10 @@ public struct MessageUpdate: Sendable {
     public var mentionType: MentionType?
     public var mentionedUserIDs: [String]?
 
-    public init(message: String? = nil, customType: String? = nil, data: String? = nil, mentionType: MentionType? = nil, mentionedUserIDs: [String]? = nil) {
+    public init(
+        message: String? = nil, customType: String? = nil, data: String? = nil, mentionType: MentionType? = nil,
+        mentionedUserIDs: [String]? = nil
+    ) {
         self.message = message
         self.customType = customType
         self.data = data

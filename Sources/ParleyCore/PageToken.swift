@@ -25,8 +25,8 @@ public struct PageTokenCodec: Sendable {
     public func decode(_ token: String, scope: String) throws -> [String] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Base64URL.decode(parts[0]), let signature = Base64URL.decode(parts[1]),
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Array(scope.utf8) + [0] + payload, using: key),
-              let position = try? JSONDecoder().decode([String].self, from: Data(payload))
+            HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Array(scope.utf8) + [0] + payload, using: key),
+            let position = try? JSONDecoder().decode([String].self, from: Data(payload))
         else { throw ParleyError.invalidPageToken }
         return position
     }

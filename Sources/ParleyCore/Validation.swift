@@ -18,12 +18,15 @@ public enum Validation {
     static func identifier(_ value: String, field: String, max: Int, allowed: String) throws -> String {
         guard !value.isEmpty else { throw ParleyError.invalidValue(field, "must not be empty") }
         guard value.utf8.count <= max else { throw ParleyError.tooLong(field, max: max) }
-        guard value.utf8.allSatisfy({ byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            default: allowed.utf8.contains(byte)
-            }
-        }) else {
+        guard
+            value.utf8.allSatisfy({ byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default: allowed.utf8.contains(byte)
+                }
+            })
+        else {
             throw ParleyError.invalidValue(field, "only letters, digits and \(allowed.map(String.init).joined(separator: " ")) are allowed")
         }
         guard value != "." && value != ".." else { throw ParleyError.invalidValue(field, "must not be \"\(value)\"") }
@@ -67,9 +70,10 @@ public enum Validation {
     /// and so are control characters, which have no place in a name.
     public static func fileName(_ value: String, field: String = "file_name") throws -> String {
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: value.unicodeScalars.filter { scalar in
-            !scalar.properties.isBidiControl && scalar.properties.generalCategory != .control
-        })
+        scalars.append(
+            contentsOf: value.unicodeScalars.filter { scalar in
+                !scalar.properties.isBidiControl && scalar.properties.generalCategory != .control
+            })
         return try text(String(scalars), field: field, max: maxFileNameLength)
     }
 }

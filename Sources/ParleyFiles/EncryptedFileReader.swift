@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a stored file back: checks its header, unwraps its key and decrypts the chunks a byte
@@ -28,7 +29,7 @@ public final class EncryptedFileReader: @unchecked Sendable {
         do {
             try Self.readFully(descriptor, into: &header, at: 0)
             guard let format = EncryptedFileFormat(headerPrefix: header),
-                  let geometry = format.geometry(fileSize: Int64(status.st_size))
+                let geometry = format.geometry(fileSize: Int64(status.st_size))
             else { throw FileStorageError.corrupt("the header or the length is wrong") }
             let prefix = Array(header[0..<EncryptedFileFormat.headerPrefixSize])
             let key = try keyring.unwrap(Array(header[EncryptedFileFormat.headerPrefixSize...]), fileID: fileID, headerPrefix: prefix)

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 import ParleyCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes one stored file: plaintext goes in as it arrives, sealed chunks go to a temporary file,

@@ -37,8 +37,8 @@ public struct FileAuthKeys: Sendable {
     func verify(_ auth: String, now: Int64) throws -> (userID: String, generation: Int64) {
         let parts = auth.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Base64URL.decode(parts[0]), let signature = Base64URL.decode(parts[1]),
-              payload.count > 25, payload[0] == Self.version,
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: signingKey)
+            payload.count > 25, payload[0] == Self.version,
+            HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: signingKey)
         else { throw Self.invalid }
         let number = { (offset: Int) in payload[offset..<(offset + 8)].reduce(Int64(0)) { $0 << 8 | Int64($1) } }
         guard number(9) > now, let userID = String(bytes: payload[25...], encoding: .utf8) else { throw Self.invalid }

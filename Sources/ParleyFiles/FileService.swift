@@ -17,7 +17,8 @@ public struct FileService: Sendable {
     let logger: Logger
 
     public init(
-        storage: FileStorage, keyring: FileKeyring, authKeys: FileAuthKeys, store: Store, clock: Clock, settings: FileSettings, logger: Logger
+        storage: FileStorage, keyring: FileKeyring, authKeys: FileAuthKeys, store: Store, clock: Clock, settings: FileSettings,
+        logger: Logger
     ) {
         self.storage = storage
         self.keyring = keyring
@@ -53,10 +54,11 @@ public struct FileService: Sendable {
             storage.remove(upload.fileID)
             throw error
         }
-        let detected: String? = switch upload.sniffed {
-        case .image(let type), .video(let type): type
-        case nil: nil
-        }
+        let detected: String? =
+            switch upload.sniffed {
+            case .image(let type), .video(let type): type
+            case nil: nil
+            }
         return StoredUpload(fileID: upload.fileID, size: upload.size, detectedType: detected, thumbnails: made)
     }
 
@@ -88,7 +90,7 @@ public struct FileService: Sendable {
         var keyHolder: (userID: String, generation: Int64)?
         if case .authKey(let auth) = credential { keyHolder = try authKeys.verify(auth, now: clock.nowMillis) }
         guard FileStorage.isFileID(fileID),
-              let access = try await store.fetch(FileRepository.access(fileID: fileID, userID: keyHolder?.userID))
+            let access = try await store.fetch(FileRepository.access(fileID: fileID, userID: keyHolder?.userID))
         else { throw Self.notFound }
         if access.file.requireAuth && credential != .admin {
             guard let keyHolder else { throw Self.keyRequired }

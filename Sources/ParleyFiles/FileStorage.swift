@@ -1,7 +1,8 @@
 import Foundation
 import ParleyCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where stored files live: `<root>/<first two characters of the id>/<id>` for a file and

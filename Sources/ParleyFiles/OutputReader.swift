@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a descriptor to end of file on whatever thread calls `run`, keeping at most `cap` bytes.

@@ -75,8 +75,9 @@ public struct Thumbnailer: Sendable {
     /// cache off: it never hits for uploads, see parley_vips.c. `concurrency` is libvips' worker
     /// threads per image (0: one per core).
     public static func start(cacheMaxBytes: Int = 0, cacheMaxFiles: Int = 0, concurrency: Int) throws {
-        let rc = parley_vips_start(max(0, cacheMaxBytes), Int32(clamping: max(0, cacheMaxFiles)),
-                                   Int32(clamping: max(0, concurrency)))
+        let rc = parley_vips_start(
+            max(0, cacheMaxBytes), Int32(clamping: max(0, cacheMaxFiles)),
+            Int32(clamping: max(0, concurrency)))
         guard rc == PARLEY_VIPS_OK else { throw ThumbnailError.notStarted(lastError()) }
     }
 
@@ -89,8 +90,10 @@ public struct Thumbnailer: Sendable {
         var header = parley_vips_header()
         switch parley_vips_probe(buffer.baseAddress, buffer.count, &header) {
         case PARLEY_VIPS_OK:
-            return .success(ImageInfo(width: Int(header.width), height: Int(header.height),
-                                       hasAlpha: header.has_alpha != 0, family: ImageFamily(header.family)))
+            return .success(
+                ImageInfo(
+                    width: Int(header.width), height: Int(header.height),
+                    hasAlpha: header.has_alpha != 0, family: ImageFamily(header.family)))
         case PARLEY_VIPS_NOT_STARTED:
             return .failure(.notStarted("Thumbnailer.start was not called"))
         default:
@@ -160,7 +163,8 @@ public struct Thumbnailer: Sendable {
             let box = boxes[index]
             let result: Thumbnail
             if let base, box.width >= base.width, box.height >= base.height,
-               base.width * base.height == pixels || box.width == base.width || box.height == base.height {
+                base.width * base.height == pixels || box.width == base.width || box.height == base.height
+            {
                 // Fitting this box gives exactly base's size: base is the whole image (never
                 // enlarged), or base already touches this box's sides.
                 result = base

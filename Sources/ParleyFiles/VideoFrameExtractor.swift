@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum VideoFrameError: Error, Equatable {
@@ -40,9 +40,11 @@ public struct VideoFrameExtractor: Sendable {
 
     public static let defaultDemuxers = ["mov", "mp4", "m4a", "3gp", "3g2", "mj2", "matroska", "webm"]
 
-    public init(ffmpegPath: String = "ffmpeg", timeLimitSeconds: Double,
-                maxOutputBytes: Int = 32 << 20, maxDimension: Int = 2048,
-                allowedDemuxers: [String] = VideoFrameExtractor.defaultDemuxers) {
+    public init(
+        ffmpegPath: String = "ffmpeg", timeLimitSeconds: Double,
+        maxOutputBytes: Int = 32 << 20, maxDimension: Int = 2048,
+        allowedDemuxers: [String] = VideoFrameExtractor.defaultDemuxers
+    ) {
         self.ffmpegPath = ffmpegPath
         self.timeLimitSeconds = timeLimitSeconds
         self.maxOutputBytes = maxOutputBytes
@@ -62,12 +64,12 @@ public struct VideoFrameExtractor: Sendable {
             "-format_whitelist", allowedDemuxers.joined(separator: ","),
             "-i", "/dev/stdin",
             // The first frame of the first video stream; nothing else.
-            "-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", "1",
+            "-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", "1"
         ]
         if maxDimension > 0 {
             arguments += [
                 "-vf",
-                "scale=w='min(iw,\(maxDimension))':h='min(ih,\(maxDimension))':force_original_aspect_ratio=decrease",
+                "scale=w='min(iw,\(maxDimension))':h='min(ih,\(maxDimension))':force_original_aspect_ratio=decrease"
             ]
         }
         // JPEG at high quality: a video frame has no alpha, and JPEG thumbnails of photos-like

@@ -74,7 +74,9 @@ struct HideBody: Decodable, ActsForUser {
     var shouldHideAll: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", allowAutoUnhide = "allow_auto_unhide", hidePreviousMessages = "hide_previous_messages"
+        case userID = "user_id"
+        case allowAutoUnhide = "allow_auto_unhide"
+        case hidePreviousMessages = "hide_previous_messages"
         case shouldHideAll = "should_hide_all"
     }
 }
@@ -85,7 +87,8 @@ struct UnhideBody: Decodable, ActsForUser {
     var shouldUnhideAll: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", shouldUnhideAll = "should_unhide_all"
+        case userID = "user_id"
+        case shouldUnhideAll = "should_unhide_all"
     }
 }
 
@@ -95,6 +98,7 @@ struct ResetHistoryBody: Decodable, ActsForUser {
     var resetAll: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", resetAll = "reset_all"
+        case userID = "user_id"
+        case resetAll = "reset_all"
     }
 }

@@ -57,6 +57,7 @@ struct FileAuthKeyDTO: Encodable {
     let expiresAt: Int64
 
     enum CodingKeys: String, CodingKey {
-        case auth, expiresAt = "expires_at"
+        case auth
+        case expiresAt = "expires_at"
     }
 }

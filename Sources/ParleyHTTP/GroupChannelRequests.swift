@@ -18,9 +18,20 @@ struct NewGroupChannelBody: Decodable {
     @Checked var inviterID: String?
 
     enum CodingKeys: String, CodingKey {
-        case users, channelURL = "channel_url", userIDs = "user_ids", name, coverURL = "cover_url", customType = "custom_type"
-        case data, isDistinct = "is_distinct", isPublic = "is_public", isSuper = "is_super", isEphemeral = "is_ephemeral"
-        case accessCode = "access_code", operatorIDs = "operator_ids", inviterID = "inviter_id"
+        case users
+        case channelURL = "channel_url"
+        case userIDs = "user_ids"
+        case name
+        case coverURL = "cover_url"
+        case customType = "custom_type"
+        case data
+        case isDistinct = "is_distinct"
+        case isPublic = "is_public"
+        case isSuper = "is_super"
+        case isEphemeral = "is_ephemeral"
+        case accessCode = "access_code"
+        case operatorIDs = "operator_ids"
+        case inviterID = "inviter_id"
     }
 
     func validated(limits: Limits) throws -> NewGroupChannel {
@@ -51,7 +62,9 @@ struct NewChannelUserBody: Decodable {
     @Checked var profileURL: String?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", nickname, profileURL = "profile_url"
+        case userID = "user_id"
+        case nickname
+        case profileURL = "profile_url"
     }
 
     func validated() throws -> NewChannelUser {
@@ -74,7 +87,12 @@ struct GroupChannelUpdateBody: Decodable {
     @Checked var accessCode: String?
 
     enum CodingKeys: String, CodingKey {
-        case name, coverURL = "cover_url", customType = "custom_type", data, isPublic = "is_public", isDistinct = "is_distinct"
+        case name
+        case coverURL = "cover_url"
+        case customType = "custom_type"
+        case data
+        case isPublic = "is_public"
+        case isDistinct = "is_distinct"
         case accessCode = "access_code"
     }
 

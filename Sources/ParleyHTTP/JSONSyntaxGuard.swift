@@ -110,11 +110,13 @@ enum JSONSyntaxGuard {
                     index += 1
                     switch escaped {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         continue
                     case UInt8(ascii: "u"):
                         for _ in 0..<4 {
-                            guard let digit = peek(), digit.isHexDigit else { throw Violation(description: "a \\u escape needs four hex digits") }
+                            guard let digit = peek(), digit.isHexDigit else {
+                                throw Violation(description: "a \\u escape needs four hex digits")
+                            }
                             index += 1
                         }
                     default: throw Violation(description: "an invalid escape in a string")
@@ -152,7 +154,7 @@ enum JSONSyntaxGuard {
         private mutating func literal(_ word: StaticString) throws {
             let count = word.utf8CodeUnitCount
             guard index + count <= bytes.count,
-                  word.withUTF8Buffer({ expected in (0..<count).allSatisfy { bytes[index + $0] == expected[$0] } })
+                word.withUTF8Buffer({ expected in (0..<count).allSatisfy { bytes[index + $0] == expected[$0] } })
             else { throw Violation(description: "an unknown literal") }
             index += count
         }

@@ -86,15 +86,36 @@ struct JSONWriter {
         value.write(to: &self)
     }
 
-    mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
-    mutating func field(_ name: StaticString, _ value: Int64) { key(name); int(value) }
-    mutating func field(_ name: StaticString, _ value: Int) { key(name); int(Int64(value)) }
-    mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
-    mutating func field(_ name: StaticString, _ value: some JSONWritable) { key(name); value.write(to: &self) }
+    mutating func field(_ name: StaticString, _ value: String) {
+        key(name)
+        string(value)
+    }
+    mutating func field(_ name: StaticString, _ value: Int64) {
+        key(name)
+        int(value)
+    }
+    mutating func field(_ name: StaticString, _ value: Int) {
+        key(name)
+        int(Int64(value))
+    }
+    mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+    mutating func field(_ name: StaticString, _ value: some JSONWritable) {
+        key(name)
+        value.write(to: &self)
+    }
 
     /// A member whose name is data (a user id, a metadata key): escaped like any string.
-    mutating func member(_ name: String, _ value: String) { key(name); string(value) }
-    mutating func member(_ name: String, _ value: Int64) { key(name); int(value) }
+    mutating func member(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+    mutating func member(_ name: String, _ value: Int64) {
+        key(name)
+        int(value)
+    }
 
     /// A string → string object (metadata), keys in sorted order for stable output.
     mutating func field(_ name: StaticString, _ map: [String: String]) {

@@ -95,7 +95,8 @@ struct MemberCheckDTO: Encodable {
     let state: String
 
     enum CodingKeys: String, CodingKey {
-        case isMember = "is_member", state
+        case isMember = "is_member"
+        case state
     }
 
     init(state: MemberState?) {
@@ -110,7 +111,8 @@ struct InviteBody: Decodable {
     @Checked var inviterID: String?
 
     enum CodingKeys: String, CodingKey {
-        case userIDs = "user_ids", inviterID = "inviter_id"
+        case userIDs = "user_ids"
+        case inviterID = "inviter_id"
     }
 }
 
@@ -120,7 +122,8 @@ struct AccessCodeBody: Decodable, ActsForUser {
     @Checked var accessCode: String?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", accessCode = "access_code"
+        case userID = "user_id"
+        case accessCode = "access_code"
     }
 }
 
@@ -130,6 +133,7 @@ struct LeaveBody: Decodable {
     var shouldLeaveAll: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case userIDs = "user_ids", shouldLeaveAll = "should_leave_all"
+        case userIDs = "user_ids"
+        case shouldLeaveAll = "should_leave_all"
     }
 }

@@ -57,7 +57,9 @@ struct MessageController {
         history.include = try query.bool("include", default: true)
         history.reverse = try query.bool("reverse", default: false)
         history.messageType = try query.string("message_type").map { text in
-            guard let type = MessageType(rawValue: text) else { throw ParleyError.invalidValue("message_type", "must be MESG, FILE or ADMM") }
+            guard let type = MessageType(rawValue: text) else {
+                throw ParleyError.invalidValue("message_type", "must be MESG, FILE or ADMM")
+            }
             return type
         }
         history.customTypes = query.list("custom_types")

@@ -25,10 +25,12 @@ struct MessageExtrasController {
         let action = try await ChannelActionRequest<ReactionBody>.read(request, context)
         guard let given = action.body.reaction else { throw ParleyError.missing("reaction") }
         let reaction = try reactionKey(given)
-        let updatedAt = try await reactions.add(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
-        return try JSONResponse.make(ReactionChangeDTO(
-            reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: updatedAt, operation: "ADD"
-        ))
+        let updatedAt = try await reactions.add(
+            action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
+        return try JSONResponse.make(
+            ReactionChangeDTO(
+                reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: updatedAt, operation: "ADD"
+            ))
     }
 
     @Sendable func removeReaction(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -38,9 +40,10 @@ struct MessageExtrasController {
         let bodyReaction = try action.body.reaction.map(reactionKey)
         guard let reaction = queryReaction ?? bodyReaction else { throw ParleyError.missing("reaction") }
         try await reactions.remove(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
-        return try JSONResponse.make(ReactionChangeDTO(
-            reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: 0, operation: "DELETE"
-        ))
+        return try JSONResponse.make(
+            ReactionChangeDTO(
+                reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: 0, operation: "DELETE"
+            ))
     }
 
     @Sendable func listReactions(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -52,7 +55,8 @@ struct MessageExtrasController {
         let body = try await request.decode(as: MetaArrayKeysBody.self, context: context)
         let entries = try MessageFieldRules.metaarray(body.sortedMetaarray)
         guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
-        let message = try await metaarrays.addKeys(context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries)
+        let message = try await metaarrays.addKeys(
+            context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries)
         return JSONResponse.make(MessageDTO(message: message))
     }
 
@@ -60,7 +64,9 @@ struct MessageExtrasController {
         let body = try await request.decode(as: MetaArrayUpdateBody.self, context: context)
         let entries = try MessageFieldRules.metaarray(body.sortedMetaarray)
         guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
-        guard let mode = MetaArrayService.Mode(rawValue: body.mode ?? "add") else { throw ParleyError.invalidValue("mode", "must be add or remove") }
+        guard let mode = MetaArrayService.Mode(rawValue: body.mode ?? "add") else {
+            throw ParleyError.invalidValue("mode", "must be add or remove")
+        }
         let message = try await metaarrays.updateValues(
             context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries,
             mode: mode, upsert: body.upsert ?? true
@@ -70,7 +76,8 @@ struct MessageExtrasController {
 
     @Sendable func removeMetaarrayKeys(_ request: Request, _ context: CallerContext) async throws -> Response {
         guard let keys = QueryParameters(request).list("metaarray_keys") else { throw ParleyError.missing("metaarray_keys") }
-        let message = try await metaarrays.removeKeys(context.caller, try context.pathParameter("channel_url"), try context.messageID(), keys: keys)
+        let message = try await metaarrays.removeKeys(
+            context.caller, try context.pathParameter("channel_url"), try context.messageID(), keys: keys)
         return JSONResponse.make(MessageDTO(message: message))
     }
 
@@ -90,7 +97,11 @@ struct ReactionChangeDTO: Encodable {
     let success = true
 
     enum CodingKeys: String, CodingKey {
-        case reaction, userID = "user_id", messageID = "msg_id", updatedAt = "updated_at", operation, success
+        case reaction
+        case userID = "user_id"
+        case messageID = "msg_id"
+        case updatedAt = "updated_at"
+        case operation, success
     }
 }
 
@@ -100,7 +111,8 @@ struct ReactionBody: Decodable, ActsForUser {
     @Checked var reaction: String?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", reaction
+        case userID = "user_id"
+        case reaction
     }
 }
 
@@ -120,6 +132,7 @@ struct MetaArrayUpdateBody: Decodable {
     var upsert: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case sortedMetaarray = "sorted_metaarray", mode, upsert
+        case sortedMetaarray = "sorted_metaarray"
+        case mode, upsert
     }
 }

@@ -20,9 +20,19 @@ struct NewMessageBody: Decodable {
     var isSilent: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case messageType = "message_type", userID = "user_id", url, fileSize = "file_size", fileName = "file_name"
-        case fileType = "file_type", message, customType = "custom_type", data, mentionType = "mention_type"
-        case mentionedUserIDs = "mentioned_user_ids", sortedMetaarray = "sorted_metaarray", dedupID = "dedup_id"
+        case messageType = "message_type"
+        case userID = "user_id"
+        case url
+        case fileSize = "file_size"
+        case fileName = "file_name"
+        case fileType = "file_type"
+        case message
+        case customType = "custom_type"
+        case data
+        case mentionType = "mention_type"
+        case mentionedUserIDs = "mentioned_user_ids"
+        case sortedMetaarray = "sorted_metaarray"
+        case dedupID = "dedup_id"
         case isSilent = "is_silent"
     }
 
@@ -82,7 +92,11 @@ struct MessageUpdateBody: Decodable {
     @Checked var mentionedUserIDs: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case message, customType = "custom_type", data, mentionType = "mention_type", mentionedUserIDs = "mentioned_user_ids"
+        case message
+        case customType = "custom_type"
+        case data
+        case mentionType = "mention_type"
+        case mentionedUserIDs = "mentioned_user_ids"
     }
 
     func validated(limits: Limits) throws -> MessageUpdate {

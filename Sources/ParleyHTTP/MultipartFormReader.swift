@@ -66,7 +66,10 @@ private final class PartCollector {
     /// File bytes parsed from the latest network buffer, stored by `storeFileSlices`.
     private var fileSlices: [ByteBuffer] = []
 
-    enum Part { case field(String), file }
+    enum Part {
+        case field(String)
+        case file
+    }
 
     init(files: FileService, maxFieldBytes: Int, maxFields: Int) {
         self.files = files
@@ -156,10 +159,24 @@ struct HeaderParameters {
         var quoted = false
         var escaped = false
         for character in header {
-            if escaped { piece.append(character); escaped = false; continue }
-            if quoted && character == "\\" { escaped = true; continue }
-            if character == "\"" { quoted.toggle(); continue }
-            if character == ";" && !quoted { pieces.append(piece); piece = ""; continue }
+            if escaped {
+                piece.append(character)
+                escaped = false
+                continue
+            }
+            if quoted && character == "\\" {
+                escaped = true
+                continue
+            }
+            if character == "\"" {
+                quoted.toggle()
+                continue
+            }
+            if character == ";" && !quoted {
+                pieces.append(piece)
+                piece = ""
+                continue
+            }
             if !quoted && (character == " " || character == "\t") { continue }
             piece.append(character)
         }

@@ -91,7 +91,8 @@ struct MarkAsReadBody: Decodable, ActsForUser {
     @Checked var timestamp: Int64?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", timestamp
+        case userID = "user_id"
+        case timestamp
     }
 }
 

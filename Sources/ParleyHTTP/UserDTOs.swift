@@ -54,7 +54,9 @@ struct SessionTokenDTO: Encodable {
     let expiresAt: Int64
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", token, expiresAt = "expires_at"
+        case userID = "user_id"
+        case token
+        case expiresAt = "expires_at"
     }
 
     init(_ token: IssuedSessionToken) {

@@ -10,7 +10,11 @@ struct NewUserBody: Decodable {
     var issueSessionToken: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", nickname, profileURL = "profile_url", metadata, issueSessionToken = "issue_session_token"
+        case userID = "user_id"
+        case nickname
+        case profileURL = "profile_url"
+        case metadata
+        case issueSessionToken = "issue_session_token"
     }
 
     func validated() throws -> NewUser {
@@ -33,7 +37,10 @@ struct UserUpdateBody: Decodable {
     var leaveAllWhenDeactivated: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case nickname, profileURL = "profile_url", isActive = "is_active", leaveAllWhenDeactivated = "leave_all_when_deactivated"
+        case nickname
+        case profileURL = "profile_url"
+        case isActive = "is_active"
+        case leaveAllWhenDeactivated = "leave_all_when_deactivated"
     }
 
     func validated() throws -> UserUpdate {

@@ -28,25 +28,26 @@ public struct FileRepository {
     /// The stored file and what `userID` (nil: the admin) may do with it; nil when unknown (a
     /// removed message's files are forgotten with it).
     public static func access(fileID: String, userID: String?) -> Lookup<StoredFileAccess?> {
-        Lookup(query: Query(
-            """
-            SELECT f.channel_url, f.file::text AS file, gm.state AS member_state, u.file_key_generation, u.is_active
-            FROM files f
-            LEFT JOIN group_channel_members gm ON gm.channel_url = f.channel_url AND gm.user_id = $2
-            LEFT JOIN users u ON u.user_id = $2
-            WHERE f.file_id = $1
-            """,
-            [fileID, userID]
-        ) { result in
-            try result.first.map { row in
-                StoredFileAccess(
-                    channelURL: try row.decode("channel_url"),
-                    file: try JSONColumn.value(try row.decode("file", as: String.self)),
-                    memberState: try row.decodeIfPresent("member_state", as: MemberState.self),
-                    keyHolder: try row.decodeIfPresent("file_key_generation", as: Int64.self).map { ($0, try row.decode("is_active")) }
-                )
-            }
-        })
+        Lookup(
+            query: Query(
+                """
+                SELECT f.channel_url, f.file::text AS file, gm.state AS member_state, u.file_key_generation, u.is_active
+                FROM files f
+                LEFT JOIN group_channel_members gm ON gm.channel_url = f.channel_url AND gm.user_id = $2
+                LEFT JOIN users u ON u.user_id = $2
+                WHERE f.file_id = $1
+                """,
+                [fileID, userID]
+            ) { result in
+                try result.first.map { row in
+                    StoredFileAccess(
+                        channelURL: try row.decode("channel_url"),
+                        file: try JSONColumn.value(try row.decode("file", as: String.self)),
+                        memberState: try row.decodeIfPresent("member_state", as: MemberState.self),
+                        keyHolder: try row.decodeIfPresent("file_key_generation", as: Int64.self).map { ($0, try row.decode("is_active")) }
+                    )
+                }
+            })
     }
 
     /// Forgets the files of a message; returns their ids, whose bytes the caller removes after commit.
@@ -74,8 +75,9 @@ public struct FileRepository {
 
     /// The user's current file key generation; nil when there is no such user.
     public static func keyGeneration(userID: String) -> Lookup<Int64?> {
-        Lookup(query: Query("SELECT file_key_generation FROM users WHERE user_id = $1", [userID]) { result in
-            try result.first?.decode("file_key_generation")
-        })
+        Lookup(
+            query: Query("SELECT file_key_generation FROM users WHERE user_id = $1", [userID]) { result in
+                try result.first?.decode("file_key_generation")
+            })
     }
 }

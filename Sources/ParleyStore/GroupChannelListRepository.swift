@@ -17,7 +17,9 @@ public struct GroupChannelListRepository {
 
     /// Up to `limit` channel urls after `after` (a position from an earlier page), each with its
     /// position for the next page token.
-    public func page(_ scope: ChannelListScope, _ filter: ChannelFilter, after: [String]?, limit: Int) throws -> [(url: String, position: [String])] {
+    public func page(_ scope: ChannelListScope, _ filter: ChannelFilter, after: [String]?, limit: Int) throws -> [(
+        url: String, position: [String]
+    )] {
         var sql = SQLBuilder()
         let from: String
         let sortTable: String
@@ -29,7 +31,8 @@ public struct GroupChannelListRepository {
             applyMembershipFilters(filter, &sql)
         case .all(let viewer, let restrictToVisible):
             if let viewer {
-                from = "group_channels c LEFT JOIN group_channel_members m ON m.channel_url = c.channel_url AND m.user_id = \(sql.bind(viewer))"
+                from =
+                    "group_channels c LEFT JOIN group_channel_members m ON m.channel_url = c.channel_url AND m.user_id = \(sql.bind(viewer))"
                 if restrictToVisible { sql.where("(c.is_public OR m.user_id IS NOT NULL)") }
                 if filter.hiddenMode != .all || filter.memberState != .all || filter.unreadOnly { sql.where("m.user_id IS NOT NULL") }
                 applyMembershipFilters(filter, &sql)
@@ -42,12 +45,14 @@ public struct GroupChannelListRepository {
         let order = sortColumns(filter, sortTable: sortTable, sql: &sql)
         var join = ""
         if filter.order == .metadataValueAlphabetical {
-            join = " LEFT JOIN group_channel_metadata md ON md.channel_url = c.channel_url AND md.key = \(sql.bind(filter.metadataOrderKey ?? ""))"
+            join =
+                " LEFT JOIN group_channel_metadata md ON md.channel_url = c.channel_url AND md.key = \(sql.bind(filter.metadataOrderKey ?? ""))"
         }
         if let after {
             guard after.count == order.columns.count else { throw ParleyError.invalidPageToken }
             let placeholders = zip(after, order.types).map { value, type in "\(sql.bind(value))::\(type)" }
-            sql.where("(\(order.columns.joined(separator: ", "))) \(order.descending ? "<" : ">") (\(placeholders.joined(separator: ", ")))")
+            sql.where(
+                "(\(order.columns.joined(separator: ", "))) \(order.descending ? "<" : ">") (\(placeholders.joined(separator: ", ")))")
         }
         let direction = order.descending ? " DESC" : ""
         let statement = """
@@ -64,7 +69,9 @@ public struct GroupChannelListRepository {
     }
 
     /// The sort columns of each order, their SQL types for the cursor, and the direction.
-    private func sortColumns(_ filter: ChannelFilter, sortTable s: String, sql: inout SQLBuilder) -> (columns: [String], types: [String], descending: Bool) {
+    private func sortColumns(_ filter: ChannelFilter, sortTable s: String, sql: inout SQLBuilder) -> (
+        columns: [String], types: [String], descending: Bool
+    ) {
         switch filter.order {
         case .latestLastMessage:
             return (["\(s).activity_at", "\(s).channel_url"], ["bigint", "text"], true)

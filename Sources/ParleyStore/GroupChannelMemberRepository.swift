@@ -38,8 +38,10 @@ public struct GroupChannelMemberRepository {
             ON CONFLICT (channel_url, user_id) DO NOTHING
             RETURNING user_id
             """,
-            [channelURL, members.map(\.userID), members.map(\.state.rawValue), members.map { $0.isOperator ? "t" : "f" },
-             members.map { $0.inviterID ?? "" }, members.map { String($0.tsMessageOffset) }, now]
+            [
+                channelURL, members.map(\.userID), members.map(\.state.rawValue), members.map { $0.isOperator ? "t" : "f" },
+                members.map { $0.inviterID ?? "" }, members.map { String($0.tsMessageOffset) }, now
+            ]
         )
         return try rows.map { try $0.decode("user_id", as: String.self) }
     }
@@ -148,7 +150,9 @@ public struct GroupChannelMemberRepository {
     }
 
     /// A page of members after (`sortKey`, `userID`), with their sort keys for the next token.
-    public func list(_ channelURL: String, _ filter: MemberFilter, after: [String]?, limit: Int) throws -> [(member: Member, position: [String])] {
+    public func list(_ channelURL: String, _ filter: MemberFilter, after: [String]?, limit: Int) throws -> [(
+        member: Member, position: [String]
+    )] {
         var sql = SQLBuilder()
         let url = sql.bind(channelURL)
         sql.where("m.channel_url = \(url)")
@@ -161,7 +165,9 @@ public struct GroupChannelMemberRepository {
         // Operators first means rank 0 for operators; the nickname order alone ranks everyone 0.
         let rank = filter.order == .operatorThenMemberAlphabetical ? "(CASE WHEN m.is_operator THEN 0 ELSE 1 END)" : "0"
         if let after, after.count == 3 {
-            sql.where("(\(rank), u.nickname, u.user_id) > (\(sql.bind(Int(after[0]) ?? 0))::int, \(sql.bind(after[1]))::text COLLATE \"C\", \(sql.bind(after[2]))::text)")
+            sql.where(
+                "(\(rank), u.nickname, u.user_id) > (\(sql.bind(Int(after[0]) ?? 0))::int, \(sql.bind(after[1]))::text COLLATE \"C\", \(sql.bind(after[2]))::text)"
+            )
         }
         let rows = try connection.query(
             """

@@ -24,8 +24,9 @@ public struct GroupChannelReader {
         for row in rows {
             let url: String = try row.decode("channel_url")
             let creator: BasicUser? = try row.decodeIfPresent("creator_nickname", as: String.self).map { nickname in
-                BasicUser(userID: try row.decode("created_by"), nickname: nickname,
-                          profileURL: try row.decode("creator_profile_url"), isActive: try row.decode("creator_is_active"))
+                BasicUser(
+                    userID: try row.decode("created_by"), nickname: nickname,
+                    profileURL: try row.decode("creator_profile_url"), isActive: try row.decode("creator_is_active"))
             }
             channels[url] = GroupChannel(
                 channelURL: url, name: try row.decode("name"), coverURL: try row.decode("cover_url"),
@@ -72,8 +73,9 @@ public struct GroupChannelReader {
         var memberships: [String: Membership] = [:]
         for row in rows {
             let inviter: BasicUser? = try row.decodeIfPresent("inviter_nickname", as: String.self).map { nickname in
-                BasicUser(userID: try row.decode("inviter_id"), nickname: nickname,
-                          profileURL: try row.decode("inviter_profile_url"), isActive: try row.decode("inviter_is_active"))
+                BasicUser(
+                    userID: try row.decode("inviter_id"), nickname: nickname,
+                    profileURL: try row.decode("inviter_profile_url"), isActive: try row.decode("inviter_is_active"))
             }
             memberships[try row.decode("channel_url")] = Membership(
                 userID: try row.decode("user_id"),

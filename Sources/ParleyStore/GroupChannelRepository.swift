@@ -69,8 +69,10 @@ public struct GroupChannelRepository {
                     $11, lower($2))
                 ON CONFLICT (distinct_key) DO NOTHING
                 """,
-                [row.channelURL, row.name, row.coverURL, row.customType, row.data, row.isDistinct, row.isPublic, row.isSuper,
-                 row.isEphemeral, row.accessCodeHash, row.createdAt, row.createdBy, row.distinctMembers]
+                [
+                    row.channelURL, row.name, row.coverURL, row.customType, row.data, row.isDistinct, row.isPublic, row.isSuper,
+                    row.isEphemeral, row.accessCodeHash, row.createdAt, row.createdBy, row.distinctMembers
+                ]
             )
             if inserted.affectedRows == 1 { return (true, row.channelURL) }
         } catch let error as PostgresError where error.isUniqueViolation {
@@ -100,7 +102,8 @@ public struct GroupChannelRepository {
             GroupChannelRecord(
                 channelURL: try row.decode("channel_url"), isDistinct: try row.decode("is_distinct"),
                 isPublic: try row.decode("is_public"), isSuper: try row.decode("is_super"),
-                isEphemeral: try row.decode("is_ephemeral"), accessCodeHash: try row.decodeIfPresent("access_code_hash"), freeze: try row.decode("is_frozen"),
+                isEphemeral: try row.decode("is_ephemeral"), accessCodeHash: try row.decodeIfPresent("access_code_hash"),
+                freeze: try row.decode("is_frozen"),
                 memberCount: try row.decode("member_count")
             )
         }
@@ -118,8 +121,10 @@ public struct GroupChannelRepository {
                 name_sort_key = lower(COALESCE($2, name))
             WHERE channel_url = $1
             """,
-            [channelURL, update.name, update.coverURL, update.customType, update.data, update.isPublic, update.isDistinct,
-             accessCodeChange, accessCodeHash ?? nil]
+            [
+                channelURL, update.name, update.coverURL, update.customType, update.data, update.isPublic, update.isDistinct,
+                accessCodeChange, accessCodeHash ?? nil
+            ]
         )
         if update.name != nil {
             try connection.query(

@@ -22,7 +22,10 @@ enum JSONStringMap {
             try expect(UInt8(ascii: "{"))
             var map: [String: String] = [:]
             skipWhitespace()
-            if peek() == UInt8(ascii: "}") { index += 1; return try end(map) }
+            if peek() == UInt8(ascii: "}") {
+                index += 1
+                return try end(map)
+            }
             while true {
                 let key = try string()
                 try expect(UInt8(ascii: ":"))

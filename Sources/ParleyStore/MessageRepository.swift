@@ -54,10 +54,12 @@ public struct MessageRepository {
             )
             SELECT message_id, created_at FROM inserted
             """,
-            [channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
-             new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
-             try JSONColumn.text(new.sortedMetaarray), memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now,
-             try new.file.map(JSONColumn.text)]
+            [
+                channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
+                new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
+                try JSONColumn.text(new.sortedMetaarray), memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now,
+                try new.file.map(JSONColumn.text)
+            ]
         )
         return Message(
             sent: new, messageID: try written[0].decode("message_id"), channelURL: channelURL, sender: sender,
@@ -83,9 +85,11 @@ public struct MessageRepository {
         var anchorTS = query.anchorTimestamp
         var anchorID: Int64? = nil
         if let id = query.anchorMessageID {
-            guard let anchor = try connection.query(
-                "SELECT created_at FROM messages WHERE channel_url = $1 AND message_id = $2", [channelURL, id]
-            ).first else { return nil }
+            guard
+                let anchor = try connection.query(
+                    "SELECT created_at FROM messages WHERE channel_url = $1 AND message_id = $2", [channelURL, id]
+                ).first
+            else { return nil }
             anchorTS = try anchor.decode("created_at")
             anchorID = id
         }

@@ -21,8 +21,9 @@ enum MessageRows {
                 type: try row.decode("message_type"),
                 channelURL: try row.decode("channel_url"),
                 sender: try senderID.map { id in
-                    BasicUser(userID: id, nickname: try row.decode("sender_nickname"),
-                              profileURL: try row.decode("sender_profile_url"), isActive: try row.decode("sender_is_active"))
+                    BasicUser(
+                        userID: id, nickname: try row.decode("sender_nickname"),
+                        profileURL: try row.decode("sender_profile_url"), isActive: try row.decode("sender_is_active"))
                 },
                 message: try row.decode("message"), customType: try row.decode("custom_type"), data: try row.decode("data"),
                 mentionType: try row.decode("mention_type"), mentionedUserIDs: try row.decode("mentioned_user_ids"),

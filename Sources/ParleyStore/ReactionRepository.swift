@@ -37,9 +37,10 @@ public struct ReactionRepository {
         )
         var reactions: [Int64: [Reaction]] = [:]
         for row in rows {
-            reactions[try row.decode("message_id"), default: []].append(Reaction(
-                key: try row.decode("reaction"), userIDs: try row.decode("user_ids"), updatedAt: try row.decode("updated_at")
-            ))
+            reactions[try row.decode("message_id"), default: []].append(
+                Reaction(
+                    key: try row.decode("reaction"), userIDs: try row.decode("user_ids"), updatedAt: try row.decode("updated_at")
+                ))
         }
         return reactions
     }

@@ -45,15 +45,17 @@ public struct ReceiptRepository {
     public func markRead(_ channelURL: String, _ userID: String, timestamp: Int64?, now: Int64) throws -> Bool {
         let seq: Int64
         if let timestamp {
-            seq = try connection.query(
-                """
-                SELECT counted_seq FROM messages WHERE channel_url = $1 AND created_at <= $2
-                ORDER BY created_at DESC, message_id DESC LIMIT 1
-                """,
-                [channelURL, timestamp]
-            ).first?.decode("counted_seq") ?? 0
+            seq =
+                try connection.query(
+                    """
+                    SELECT counted_seq FROM messages WHERE channel_url = $1 AND created_at <= $2
+                    ORDER BY created_at DESC, message_id DESC LIMIT 1
+                    """,
+                    [channelURL, timestamp]
+                ).first?.decode("counted_seq") ?? 0
         } else {
-            seq = try connection.query("SELECT counted_seq FROM group_channels WHERE channel_url = $1", [channelURL])
+            seq =
+                try connection.query("SELECT counted_seq FROM group_channels WHERE channel_url = $1", [channelURL])
                 .first?.decode("counted_seq") ?? 0
         }
         // Mentions left unread are those after the new read position (only a partial read
@@ -126,11 +128,12 @@ public struct ReceiptRepository {
     /// The user's unread messages over all their joined channels, optionally of some custom
     /// types or only (non-)supergroups; and how many channels have any.
     public func userUnread(_ userID: String, customTypes: [String]?, superMode: TriStateMode) throws -> (messages: Int, channels: Int) {
-        let superCondition = switch superMode {
-        case .all: ""
-        case .only: " AND c.is_super"
-        case .excluded: " AND NOT c.is_super"
-        }
+        let superCondition =
+            switch superMode {
+            case .all: ""
+            case .only: " AND c.is_super"
+            case .excluded: " AND NOT c.is_super"
+            }
         let row = try connection.query(
             """
             SELECT COALESCE(sum(u.unread), 0) AS messages, count(*) FILTER (WHERE u.unread > 0) AS channels

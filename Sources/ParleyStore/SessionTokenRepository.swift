@@ -25,25 +25,26 @@ public struct SessionTokenRepository {
 
     /// The token with this selector, with whether its user is active; read outside a transaction.
     public static func lookup(selector: String) -> Lookup<StoredSessionToken?> {
-        Lookup(query: Query(
-            """
-            SELECT t.user_id, t.secret_hash, t.expires_at, t.revoked, u.is_active, u.file_key_generation
-            FROM session_tokens t JOIN users u ON u.user_id = t.user_id
-            WHERE t.selector = $1
-            """,
-            [selector]
-        ) { result in
-            try result.first.map { row in
-                StoredSessionToken(
-                    userID: try row.decode("user_id"),
-                    secretHash: try row.decode("secret_hash"),
-                    expiresAt: try row.decode("expires_at"),
-                    userIsActive: try row.decode("is_active"),
-                    fileKeyGeneration: try row.decode("file_key_generation"),
-                    revoked: try row.decode("revoked")
-                )
-            }
-        })
+        Lookup(
+            query: Query(
+                """
+                SELECT t.user_id, t.secret_hash, t.expires_at, t.revoked, u.is_active, u.file_key_generation
+                FROM session_tokens t JOIN users u ON u.user_id = t.user_id
+                WHERE t.selector = $1
+                """,
+                [selector]
+            ) { result in
+                try result.first.map { row in
+                    StoredSessionToken(
+                        userID: try row.decode("user_id"),
+                        secretHash: try row.decode("secret_hash"),
+                        expiresAt: try row.decode("expires_at"),
+                        userIsActive: try row.decode("is_active"),
+                        fileKeyGeneration: try row.decode("file_key_generation"),
+                        revoked: try row.decode("revoked")
+                    )
+                }
+            })
     }
 
     /// Revokes every token of the user; returns how many there were.

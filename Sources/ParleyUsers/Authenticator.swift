@@ -42,13 +42,13 @@ public struct Authenticator: Sendable {
     /// user is deactivated.
     public func authenticate(sessionToken: String) async throws -> Authentication {
         guard sessionToken.utf8.count == Self.selectorLength + Self.secretLength,
-              sessionToken.utf8.allSatisfy({ $0 < 128 })
+            sessionToken.utf8.allSatisfy({ $0 < 128 })
         else { throw ParleyError.invalidSessionToken }
         let selector = String(sessionToken.prefix(Self.selectorLength))
         let secretHash = SecretHashing.sha256(sessionToken.dropFirst(Self.selectorLength))
         guard let stored = try await store.fetch(SessionTokenRepository.lookup(selector: selector)),
-              SecretHashing.constantTimeEquals(stored.secretHash, secretHash),
-              stored.expiresAt > clock.nowMillis
+            SecretHashing.constantTimeEquals(stored.secretHash, secretHash),
+            stored.expiresAt > clock.nowMillis
         else { throw ParleyError.invalidSessionToken }
         guard stored.userIsActive else { throw ParleyError.deactivatedUser }
         guard !stored.revoked else { throw ParleyError.invalidSessionToken }

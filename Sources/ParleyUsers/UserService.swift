@@ -46,7 +46,8 @@ public struct UserService: Sendable {
         return try await store.transaction { repositories in
             try repositories.users.insert(user)
             try repositories.userMetadata(user.userID).upsert(user.metadata)
-            let token = request.issueSessionToken
+            let token =
+                request.issueSessionToken
                 ? try Authenticator.issue(for: user.userID, expiresAt: expiresAt, now: now, in: repositories)
                 : nil
             return (user, token)

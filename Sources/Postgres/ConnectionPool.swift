@@ -128,7 +128,8 @@ public final class ConnectionPool: Service, Sendable {
     }
 
     enum Lease {
-        case use(PostgresConnection), open, wait, closed, full, cancelled
+        case use(PostgresConnection)
+        case open, wait, closed, full, cancelled
     }
 
     private func lease() async throws -> PostgresConnection {

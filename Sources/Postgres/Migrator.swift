@@ -26,7 +26,7 @@ public struct Migrator: Sendable {
     private let logger: Logger
 
     /// An arbitrary constant, the same for every Parley instance, naming the migration lock.
-    static let advisoryLockKey: Int64 = 0x5041_524C_4559 // "PARLEY"
+    static let advisoryLockKey: Int64 = 0x5041_524C_4559  // "PARLEY"
 
     public init(directory: URL, logger: Logger) {
         self.directory = directory
@@ -76,7 +76,8 @@ public struct Migrator: Sendable {
         let migrations = try loadMigrations()
         try connection.query("SELECT pg_advisory_lock($1)", [Self.advisoryLockKey])
         defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [Self.advisoryLockKey]) }
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS parley_schema_migrations (
                 version integer PRIMARY KEY,
                 name text NOT NULL,

@@ -12,9 +12,12 @@ extension PostgresConnection {
     /// Throws a connection error only when the connection failed before any statement was
     /// answered, so the server ran none of them; once answers have arrived, statements that got
     /// none report the connection error as their outcome.
-    func pipeline(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [Swift.Result<PostgresResult, PostgresError>] {
+    func pipeline(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [Swift.Result<PostgresResult, PostgresError>]
+    {
         // A round left unfinished leaves results unread; a later round would read them as its own.
-        guard isHealthy else { throw PostgresError(kind: .connection, message: "the connection was left unusable by an unfinished pipeline") }
+        guard isHealthy else {
+            throw PostgresError(kind: .connection, message: "the connection was left unusable by an unfinished pipeline")
+        }
         statementsSinceLease += 1
         // Statements new to this connection are prepared first, outside the pipeline.
         let names = try statements.map { try preparedName(for: $0.sql, parameterCount: $0.parameters.count) }
@@ -39,7 +42,9 @@ extension PostgresConnection {
                     PQclear(first)
                     aborted.append(index)
                 } else {
-                    outcomes[index] = Swift.Result { try check(first) }.mapError { $0 as? PostgresError ?? PostgresError(kind: .server, message: "\($0)") }
+                    outcomes[index] = Swift.Result { try check(first) }.mapError {
+                        $0 as? PostgresError ?? PostgresError(kind: .server, message: "\($0)")
+                    }
                 }
                 // Each statement's results end with NULL.
                 while let extra = PQgetResult(handle) { PQclear(extra) }
@@ -67,7 +72,8 @@ extension PostgresConnection {
 
     /// The outcomes of a pipeline: statements left unanswered report the connection's error; when
     /// none was answered at all, the whole batch fails so that the caller may resend it.
-    private func settle(_ outcomes: [Swift.Result<PostgresResult, PostgresError>?]) throws -> [Swift.Result<PostgresResult, PostgresError>] {
+    private func settle(_ outcomes: [Swift.Result<PostgresResult, PostgresError>?]) throws -> [Swift.Result<PostgresResult, PostgresError>]
+    {
         let answered = outcomes.contains { outcome in
             guard let outcome else { return false }
             if case .failure(let error) = outcome, error.kind == .connection { return false }

@@ -168,11 +168,13 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     private func installNoticeProcessor() {
-        PQsetNoticeProcessor(handle, { context, message in
-            guard let context, let message else { return }
-            let sink = Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue()
-            sink.logger.debug("postgres notice", metadata: ["notice": "\(String(cString: message).trimmingCharacters(in: .newlines))"])
-        }, noticeSink.toOpaque())
+        PQsetNoticeProcessor(
+            handle,
+            { context, message in
+                guard let context, let message else { return }
+                let sink = Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue()
+                sink.logger.debug("postgres notice", metadata: ["notice": "\(String(cString: message).trimmingCharacters(in: .newlines))"])
+            }, noticeSink.toOpaque())
     }
 }
 

@@ -17,7 +17,7 @@ public struct SessionSettings: Sendable, Equatable {
     var setup: String {
         let settings: [(String, Duration?)] = [
             ("statement_timeout", statementTimeout), ("lock_timeout", lockTimeout),
-            ("idle_in_transaction_session_timeout", idleInTransactionTimeout),
+            ("idle_in_transaction_session_timeout", idleInTransactionTimeout)
         ]
         return settings.compactMap { name, value in
             value.map { "SET \(name) = \($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)" }

@@ -14,26 +14,32 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     // Group middleware runs for the group's routes only: an unknown path or a wrong method
     // never asks for a token.
     let v3 = router.group("v3")
-        .add(middleware: AuthenticationMiddleware(
-            authenticator: container.authenticator,
-            fileLinks: FileLinkIssuer(baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock)
-        ))
+        .add(
+            middleware: AuthenticationMiddleware(
+                authenticator: container.authenticator,
+                fileLinks: FileLinkIssuer(
+                    baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock)
+            )
+        )
         .group(context: CallerContext.self)
     v3.addRoutes(UserController(users: container.users).routes)
     v3.addRoutes(MetadataController(service: container.userMetadata, ownerPath: "users/{user_id}", ownerParameter: "user_id").routes)
     v3.addRoutes(GroupChannelController(channels: container.groupChannels, lists: container.channelLists, limits: limits).routes)
-    v3.addRoutes(MembershipController(memberships: container.memberships, memberLists: container.memberLists, channelDTO: channelDTO).routes)
+    v3.addRoutes(
+        MembershipController(memberships: container.memberships, memberLists: container.memberLists, channelDTO: channelDTO).routes)
     v3.addRoutes(ChannelOperatorController(operators: container.channelOperators, channelDTO: channelDTO).routes)
-    v3.addRoutes(ChannelPreferenceController(
-        preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO
-    ).routes)
+    v3.addRoutes(
+        ChannelPreferenceController(
+            preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO
+        ).routes)
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
     v3.addRoutes(MessageController(messages: container.messages, files: container.files, limits: limits, clock: container.clock).routes)
     v3.addRoutes(files.routes)
     v3.addRoutes(MessageExtrasController(reactions: container.reactions, metaarrays: container.metaarrays, limits: limits).routes)
-    v3.addRoutes(MetadataController(
-        service: container.channelMetadata, ownerPath: "group_channels/{channel_url}", ownerParameter: "channel_url"
-    ).routes)
+    v3.addRoutes(
+        MetadataController(
+            service: container.channelMetadata, ownerPath: "group_channels/{channel_url}", ownerParameter: "channel_url"
+        ).routes)
 }
 
 /// The router with every endpoint, behind the middlewares, all taken from the container.

@@ -1,7 +1,7 @@
 import Hummingbird
-import ParleyContainer
 import NIOCore
 import NIOHTTPTypes
+import ParleyContainer
 
 /// The deadlines of one HTTP/1 connection, kept by its two handlers on its event loop: a request
 /// must arrive within `idle`, its header within `header` of its first byte, each piece of its

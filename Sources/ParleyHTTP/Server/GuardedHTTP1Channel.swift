@@ -1,10 +1,10 @@
 import Hummingbird
-import ParleyContainer
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import ParleyContainer
 
 /// Hummingbird's HTTP/1 channel with Parley's connection deadlines (`ConnectionDeadlines`)
 /// around its HTTP codec: one handler in front of the decoder sees a request's first bytes, one
