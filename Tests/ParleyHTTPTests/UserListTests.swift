@@ -72,10 +72,10 @@ import Testing
             for bad in [String(tampered), "garbage", token + "x", "\(token.prefix(10))"] {
                 let response = try await api.get("/v3/users?nickname_startswith=\(prefix)&limit=1&token=\(bad)")
                 #expect(response.status == 400)
-                #expect(response.code == 400109)
+                #expect(try response.code == 400109)
             }
             let otherFilter = try await api.get("/v3/users?nickname_startswith=zzz&limit=1&token=\(token)")
-            #expect(otherFilter.code == 400109)
+            #expect(try otherFilter.code == 400109)
         }
     }
 
@@ -84,7 +84,7 @@ import Testing
         try await TestServer.withAPI { api in
             let response = try await api.get("/v3/users?\(query)")
             #expect(response.status == 400)
-            #expect(response.code == code)
+            #expect(try response.code == code)
         }
     }
 }

@@ -26,7 +26,7 @@ import Testing
 
             let duplicate = try await api.post("/v3/users", ["user_id": userID, "nickname": "Other"])
             #expect(duplicate.status == 409)
-            #expect(duplicate.code == 400202)
+            #expect(try duplicate.code == 400202)
             #expect(try await api.get("/v3/users/\(userID)")["nickname"] as? String == "Ann")
         }
     }
@@ -50,7 +50,7 @@ import Testing
             if body["user_id"] as? String == "ok" { body["user_id"] = uniqueID("ok") }
             let response = try await api.post("/v3/users", body)
             #expect(response.status == 400)
-            #expect(response.code == code, "\(response.text)")
+            #expect(try response.code == code, "\(response.text)")
             if let userID = body["user_id"] as? String, !userID.isEmpty {
                 // Nothing was created: a well-formed id is unknown (404), a malformed one refused (400).
                 let path = userID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
@@ -64,7 +64,7 @@ import Testing
             let metadata = Dictionary(uniqueKeysWithValues: (0...100).map { ("k\($0)", "v") })
             let response = try await api.post("/v3/users", ["user_id": uniqueID("many"), "nickname": "n", "metadata": metadata])
             #expect(response.status == 409)
-            #expect(response.code == 400203)
+            #expect(try response.code == 400203)
         }
     }
 
@@ -94,10 +94,10 @@ import Testing
             #expect(admin["is_active"] as? Bool == false)
             #expect(admin["nickname"] as? String == "New")
             let wrongType = try await api.put("/v3/users/\(userID)", ["is_active": "no"])
-            #expect(wrongType.code == 400104)
+            #expect(try wrongType.code == 400104)
             let missing = try await api.put("/v3/users/\(uniqueID("nobody"))", ["nickname": "x"])
             #expect(missing.status == 404)
-            #expect(missing.code == 400201)
+            #expect(try missing.code == 400201)
         }
     }
 
@@ -134,7 +134,7 @@ import Testing
         try await TestServer.withAPI { api in
             let response = try await api.get("/v3/users/\(uniqueID("ghost"))")
             #expect(response.status == 404)
-            #expect(response.code == 400201)
+            #expect(try response.code == 400201)
         }
     }
 
@@ -157,11 +157,11 @@ import Testing
         try await TestServer.withAPI { api in
             try await api.createUser(userID)
             let past = try await api.post("/v3/users/\(userID)/token", ["expires_at": 1000])
-            #expect(past.code == 400111)
+            #expect(try past.code == 400111)
             let text = try await api.post("/v3/users/\(userID)/token", ["expires_at": "tomorrow"])
-            #expect(text.code == 400101)
+            #expect(try text.code == 400101)
             let ghost = try await api.post("/v3/users/\(uniqueID("ghost"))/token")
-            #expect(ghost.code == 400201)
+            #expect(try ghost.code == 400201)
             let issued = try await api.post("/v3/users/\(userID)/token")
             #expect(issued["user_id"] as? String == userID)
             let expiresAt = try #require(issued["expires_at"] as? Int)

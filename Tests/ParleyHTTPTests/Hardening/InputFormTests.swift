@@ -9,10 +9,10 @@ import Testing
             for id in [".", ".."] {
                 let user = try await api.post("/v3/users", ["user_id": id, "nickname": "dots"])
                 #expect(user.status == 400)
-                #expect(user.code == 400111)
+                #expect(try user.code == 400111)
                 let channel = try await api.post("/v3/group_channels", ["user_ids": [], "channel_url": id])
                 #expect(channel.status == 400)
-                #expect(channel.code == 400111)
+                #expect(try channel.code == 400111)
             }
             #expect(try await api.post("/v3/group_channels", ["user_ids": [], "channel_url": "..\(uniqueID("x"))"]).status == 201)
         }
