@@ -10,7 +10,7 @@ import Testing
         try await TestServer.withAPI { api in
             let health = try await api.get("/health", as: .none)
             #expect(health.status == 200)
-            #expect(health["status"] as? String == "ok")
+            #expect(try health.decode(HealthBody.self).status == "ok")
             let ready = try await api.get("/ready", as: .none)
             #expect(ready.status == 200)
         }
@@ -36,7 +36,7 @@ import Testing
             let unknown = try await api.get("/v3/nothing_here")
             #expect(unknown.status == 404)
             #expect(try unknown.code == 400930)
-            #expect(unknown["error"] as? Bool == true)
+            #expect(try unknown.decode(ErrorBody.self).error == true)
             let wrongMethod = try await api.send(.patch, "/v3/users")
             #expect(wrongMethod.status == 405)
             #expect(try wrongMethod.code == 400930)
@@ -140,7 +140,7 @@ import Testing
             #expect(try inList.code == 400111)
             #expect(try await api.get("/v3/users?nickname_startswith=a%00b").code == 400111)
             #expect(try await api.get("/v3/users/a%00b").code == 400111)
-            #expect((try await api.get("/v3/users/\(userID)/metadata").json).isEmpty)
+            #expect(try await api.get("/v3/users/\(userID)/metadata").decode([String: String].self).isEmpty)
         }
     }
 }

@@ -55,12 +55,12 @@ import Testing
             try await api.createUser(userID)
             let ignored = try await api.put("/v3/users/\(userID)", ["nickname": "Ann", "extra\u{0}": ["x": "a\u{0}b"]])
             #expect(ignored.status == 200, "\(ignored.text)")
-            #expect(ignored["nickname"] as? String == "Ann")
+            #expect(try ignored.decode(UserBody.self).nickname == "Ann")
             let read = try await api.put("/v3/users/\(userID)", ["nickname": "A\u{0}nn"])
             #expect(try read.code == 400111)
             let list = try await api.post("/v3/group_channels", ["user_ids": [userID], "operator_ids": ["x\u{0}"]])
             #expect(try list.code == 400111)
-            #expect(try await api.get("/v3/users/\(userID)")["nickname"] as? String == "Ann")
+            #expect(try await api.get("/v3/users/\(userID)").decode(UserBody.self).nickname == "Ann")
         }
     }
 
@@ -82,7 +82,7 @@ import Testing
             #expect(try unhide.code == 400104, "\(unhide.text)")
             // reaction: the query's is used, the body's must still be a reaction.
             let sent = try await api.post("\(base)/messages", ["user_id": cast[0], "message": "hi"])
-            let messageID = try #require(sent["message_id"] as? Int)
+            let messageID = try sent.decode(MessageBody.self).messageID
             let reactions = "\(base)/messages/\(messageID)/reactions"
             #expect(try await api.post(reactions, ["user_id": cast[0], "reaction": "ok"]).status == 200)
             let wrongType = try await api.send(.delete, "\(reactions)?reaction=ok", json: ["user_id": cast[0], "reaction": 5])
@@ -120,7 +120,7 @@ import Testing
             let fields = ["user_id": cast[0], " custom_type": "spaced", "\t": "tab", "custom_type": "plain"]
             let response = try await api.upload(url, fields, file: FormFile(bytes: Array("hello".utf8)))
             #expect(response.status == 201, "\(response.text)")
-            #expect(response["custom_type"] as? String == "plain")
+            #expect(try response.decode(MessageBody.self).customType == "plain")
         }
     }
 
