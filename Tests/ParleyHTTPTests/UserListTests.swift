@@ -11,10 +11,10 @@ import Testing
         repeat {
             let response = try await api.get("\(path)&limit=\(limit)&token=\(token)")
             #expect(response.status == 200, "\(response.text)")
-            let page = try response.decode(UserList.self)
-            #expect(page.items.count <= limit)
-            seen += page.items.map(\.userID)
-            token = page.next
+            let users = try response.decode(UserList.self)
+            #expect(users.items.count <= limit)
+            seen += users.items.map(\.userID)
+            token = users.next
             try await between(page)
             page += 1
         } while !token.isEmpty && page < 100
