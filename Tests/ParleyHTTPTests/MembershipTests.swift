@@ -110,7 +110,7 @@ import Testing
             let users = try await api.cast("operators", 3)
             let url = try await api.createChannel(["user_ids": [users[0], users[1]], "operator_ids": [users[0]]])
             let added = try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[1]]], as: users.session(0))
-            #expect(try added.decode(ChannelBody.self).operators.count == 2)
+            #expect(try added.decode(OperatorList.self).items.count == 2)
             #expect(try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[2]]]).code == 400111)
             #expect(try await api.delete("/v3/group_channels/\(url)/operators?operator_ids=\(users[1])", as: users.session(0)).status == 200)
             #expect(try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[1]]], as: users.session(1)).status == 403)

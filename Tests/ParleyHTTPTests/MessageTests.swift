@@ -237,16 +237,18 @@ import Testing
     }
 
     @Test func resetHistoryAndHidePreviousMessagesHideOlderMessagesForThatUserOnly() async throws {
-        // The old messages, the reset and the new message each at a millisecond of their own.
+        // The reset comes after the old messages and before the new one. A channel's messages take
+        // successive milliseconds from the clock's on (the two old ones the first two), so the
+        // clock moves well past them.
         let time = ManualClock(1_800_000_000_000)
         try await TestServer.withAPI(clock: time.clock) { api in
             let users = try await api.cast("visible", 3)
             let url = try await api.createChannel(["user_ids": [users[0], users[1], users[2]]])
             _ = try await sendMany(api, url, 2, as: users.session(0), prefix: "old")
-            time.advance(by: 1)
+            time.advance(by: 5)
             #expect(try await api.put("/v3/group_channels/\(url)/reset_user_history", [:], as: users.session(1)).status == 200)
             #expect(try await api.put("/v3/group_channels/\(url)/hide", ["hide_previous_messages": true], as: users.session(2)).status == 200)
-            time.advance(by: 1)
+            time.advance(by: 5)
             _ = try await sendMany(api, url, 1, as: users.session(0), prefix: "new")
             let path = "/v3/group_channels/\(url)/messages"
             #expect(try texts(try await api.get(path, as: users.session(0))) == ["old0", "old1", "new0"])
