@@ -70,9 +70,10 @@ enum Media {
         return url
     }()
 
-    /// Runs ffmpeg with `arguments` writing `name`, and returns the file's bytes.
+    /// Runs ffmpeg with `arguments` writing `name`, and returns the file's bytes. Each call
+    /// writes a file of its own: tests running at the same time ask for the same images.
     static func ffmpeg(_ name: String, _ arguments: [String]) throws -> [UInt8] {
-        let output = folder.appendingPathComponent(name)
+        let output = folder.appendingPathComponent("\(UUID().uuidString)-\(name)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["ffmpeg", "-nostdin", "-y", "-loglevel", "error"] + arguments + [output.path]
