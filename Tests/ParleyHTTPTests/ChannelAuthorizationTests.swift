@@ -84,13 +84,14 @@ import Testing
             for path in ["accept", "decline", "join", "hide", "reset_user_history"] {
                 let response = try await api.put("/v3/group_channels/\(url)/\(path)", ["user_id": users[2]], as: users.session(1))
                 #expect(response.status == 403, "\(path)")
-                #expect(response.code == 400108)
+                #expect(try response.code == 400108)
             }
             let leave = try await api.put("/v3/group_channels/\(url)/leave", ["user_ids": [users[2]]], as: users.session(1))
             #expect(leave.status == 403)
             let invite = try await api.post("/v3/group_channels/\(url)/invite", ["user_ids": [users[0]], "inviter_id": users[2]], as: users.session(1))
             #expect(invite.status == 403)
-            #expect(try await api.get("/v3/group_channels/\(url)/members").json["members"] != nil)
+            // The admin still reads the members list.
+            _ = try await api.get("/v3/group_channels/\(url)/members").decode(MemberList.self)
             #expect(try await api.memberIDs(url).count == 3)
         }
     }

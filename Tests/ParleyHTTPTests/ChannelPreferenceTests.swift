@@ -17,13 +17,13 @@ import Testing
             #expect(Set(try await api.get("\(base)?hidden_mode=hidden_allow_auto_unhide").channelURLs) == [hidden])
             #expect(Set(try await api.get("\(base)?hidden_mode=hidden_prevent_auto_unhide").channelURLs) == [archived])
             #expect(Set(try await api.get("\(base)?hidden_mode=all").channelURLs) == [hidden, archived, visible])
-            let seen = try await api.get("/v3/group_channels/\(archived)", as: users.session(0))
-            #expect(seen["is_hidden"] as? Bool == true)
-            #expect(seen["hidden_state"] as? String == "hidden_prevent_auto_unhide")
+            let seen = try await api.get("/v3/group_channels/\(archived)", as: users.session(0)).decode(ChannelBody.self)
+            #expect(seen.isHidden == true)
+            #expect(seen.hiddenState == "hidden_prevent_auto_unhide")
             // The other member still sees all three.
             #expect(try await api.get("/v3/users/\(users[1])/my_group_channels").channelURLs.count == 3)
             #expect(try await api.delete("/v3/group_channels/\(archived)/hide?user_id=\(users[0])").status == 200)
-            #expect(try await api.get("/v3/group_channels/\(archived)", as: users.session(0))["hidden_state"] as? String == "unhidden")
+            #expect(try await api.get("/v3/group_channels/\(archived)", as: users.session(0)).decode(ChannelBody.self).hiddenState == "unhidden")
         }
     }
 
@@ -58,10 +58,10 @@ import Testing
             let url = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             let before = Int(Date().timeIntervalSince1970 * 1000)
             let reset = try await api.put("/v3/group_channels/\(url)/reset_user_history", [:], as: users.session(0))
-            let offset = try #require(reset["ts_message_offset"] as? Int)
+            let offset = try reset.decode(MessageOffsetBody.self).tsMessageOffset
             #expect(offset >= before - 1000)
-            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(0))["ts_message_offset"] as? Int == offset)
-            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(1))["ts_message_offset"] as? Int == 0)
+            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(0)).decode(ChannelBody.self).tsMessageOffset == offset)
+            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(1)).decode(ChannelBody.self).tsMessageOffset == 0)
         }
     }
 
@@ -69,10 +69,10 @@ import Testing
         try await TestServer.withAPI({ $0.chatHistory = false }) { api in
             let users = try await api.cast("nohistory", 3)
             let url = try await api.createChannel(["user_ids": [users[1]], "is_public": true], as: users.session(0))
-            let joined = try await api.put("/v3/group_channels/\(url)/join", [:], as: users.session(2))
-            let offset = try #require(joined["ts_message_offset"] as? Int)
+            let joined = try await api.put("/v3/group_channels/\(url)/join", [:], as: users.session(2)).decode(ChannelBody.self)
+            let offset = try #require(joined.tsMessageOffset)
             #expect(offset > 0)
-            #expect(offset == joined["joined_ts"] as? Int)
+            #expect(offset == joined.joinedTS)
         }
     }
 }
@@ -87,8 +87,8 @@ import Testing
             #expect(try await api.post(base, ["metadata": ["topic": "cats"]], as: users.session(0)).status == 201)
             #expect(try await api.post(base, ["metadata": ["topic": "dogs"]], as: users.session(0)).code == 400202)
             #expect(try await api.put(base, ["metadata": ["x": "y"]], as: users.session(1)).status == 403)
-            #expect((try await api.get(base, as: users.session(1)).json as? [String: String]) == ["topic": "cats"])
-            #expect((try await api.get("\(base)/topic", as: users.session(1)).json as? [String: String]) == ["topic": "cats"])
+            #expect(try await api.get(base, as: users.session(1)).decode([String: String].self) == ["topic": "cats"])
+            #expect(try await api.get("\(base)/topic", as: users.session(1)).decode([String: String].self) == ["topic": "cats"])
             #expect(try await api.get(base, as: users.session(2)).status == 404)
             #expect(try await api.put("\(base)/topic", ["value": "birds"]).status == 200)
             #expect(try await api.delete("\(base)/topic", as: users.session(1)).status == 403)
@@ -107,13 +107,13 @@ import Testing
             let users = try await api.cast("lifecycle", 3)
             let url = try await api.createChannel(["user_ids": [users[1], users[2]], "is_distinct": true], as: users.session(0))
             #expect(try await api.delete("/v3/users/\(users[1])").status == 200)
-            let after = try await api.get("/v3/group_channels/\(url)")
-            #expect(after["member_count"] as? Int == 2)
-            #expect(after["is_distinct"] as? Bool == false)
+            let after = try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self)
+            #expect(after.memberCount == 2)
+            #expect(after.isDistinct == false)
             #expect(try await api.put("/v3/users/\(users[2])", ["is_active": false, "leave_all_when_deactivated": true]).status == 200)
-            #expect(try await api.get("/v3/group_channels/\(url)")["member_count"] as? Int == 1)
+            #expect(try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self).memberCount == 1)
             #expect(try await api.put("/v3/users/\(users[0])", ["is_active": false, "leave_all_when_deactivated": false]).status == 200)
-            #expect(try await api.get("/v3/group_channels/\(url)")["member_count"] as? Int == 1)
+            #expect(try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self).memberCount == 1)
         }
     }
 }

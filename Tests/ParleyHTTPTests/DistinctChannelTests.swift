@@ -11,10 +11,10 @@ import Testing
             // The same set, named in another order and by another of its members.
             let second = try await api.post("/v3/group_channels", ["user_ids": [users[0], users[2]], "is_distinct": true], as: users.session(1))
             #expect(second.status == 200)
-            #expect(second["channel_url"] as? String == first["channel_url"] as? String)
+            #expect(try second.decode(ChannelBody.self).channelURL == first.decode(ChannelBody.self).channelURL)
             let oneOnOne = try await api.post("/v3/group_channels", ["user_ids": [users[1]], "is_distinct": true], as: users.session(0))
             #expect(oneOnOne.status == 201)
-            #expect(oneOnOne["channel_url"] as? String != first["channel_url"] as? String)
+            #expect(try oneOnOne.decode(ChannelBody.self).channelURL != first.decode(ChannelBody.self).channelURL)
             let notDistinct = try await api.post("/v3/group_channels", ["user_ids": [users[1], users[2]]], as: users.session(0))
             #expect(notDistinct.status == 201)
         }
@@ -30,7 +30,7 @@ import Testing
                             "/v3/group_channels", ["user_ids": [users[index % 2 == 0 ? 1 : 0]], "is_distinct": true],
                             as: users.session(index % 2)
                         )
-                        return (response.status, response["channel_url"] as? String ?? "")
+                        return (response.status, try response.decode(ChannelBody.self).channelURL)
                     }
                 }
                 return try await group.reduce(into: [(Int, String)]()) { $0.append($1) }
@@ -46,16 +46,16 @@ import Testing
             let users = try await api.cast("distinctend", 3)
             let invited = try await api.createChannel(["user_ids": [users[1]], "is_distinct": true], as: users.session(0))
             let afterInvite = try await api.post("/v3/group_channels/\(invited)/invite", ["user_ids": [users[2]]], as: users.session(0))
-            #expect(afterInvite["is_distinct"] as? Bool == false)
+            #expect(try afterInvite.decode(ChannelBody.self).isDistinct == false)
             // The old pair gets a new distinct channel now.
             let fresh = try await api.post("/v3/group_channels", ["user_ids": [users[1]], "is_distinct": true], as: users.session(0))
             #expect(fresh.status == 201)
-            let freshURL = try #require(fresh["channel_url"] as? String)
+            let freshURL = try fresh.decode(ChannelBody.self).channelURL
             #expect(try await api.put("/v3/group_channels/\(freshURL)/leave", ["user_ids": [users[1]]], as: users.session(1)).status == 200)
-            #expect(try await api.get("/v3/group_channels/\(freshURL)")["is_distinct"] as? Bool == false)
+            #expect(try await api.get("/v3/group_channels/\(freshURL)").decode(ChannelBody.self).isDistinct == false)
             let third = try await api.post("/v3/group_channels", ["user_ids": [users[1]], "is_distinct": true], as: users.session(0))
             #expect(third.status == 201)
-            #expect(third["channel_url"] as? String != freshURL)
+            #expect(try third.decode(ChannelBody.self).channelURL != freshURL)
         }
     }
 }

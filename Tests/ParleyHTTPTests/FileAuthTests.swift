@@ -12,13 +12,14 @@ import Testing
             let bytes = Media.random(3000)
             let sent = try await api.upload(url, file: FormFile(bytes: bytes), as: users.session(0))
             #expect(sent.status == 201, "\(sent.text)")
-            let plain = try #require((sent.json.file["url"] as? String)?.components(separatedBy: "?").first)
+            let plain = try #require(try sent.decode(MessageBody.self).file?.url.components(separatedBy: "?").first)
 
             func key(_ index: Int) async throws -> String {
                 let issued = try await api.post("/v3/users/\(users[index])/file_auth_key", as: users.session(index))
                 #expect(issued.status == 200, "\(issued.text)")
-                #expect(issued["expires_at"] as? Int == Int(clock.clock.nowMillis) + 3 * 24 * 3600 * 1000)
-                return try #require(issued["auth"] as? String)
+                let key = try issued.decode(FileAuthKeyBody.self)
+                #expect(key.expiresAt == Int(clock.clock.nowMillis) + 3 * 24 * 3600 * 1000)
+                return key.auth
             }
             let memberKey = try await key(1)
             #expect(try await api.download(plain + "?auth=\(memberKey)").bytes == bytes)
@@ -51,7 +52,7 @@ import Testing
             clock.advance(by: 5)
             #expect(try await api.download(plain + "?auth=\(fresh)").status == 401)
             // Unknown files are 404 whatever the key.
-            let newKey = try await api.post("/v3/users/\(users[0])/file_auth_key")["auth"] as! String
+            let newKey = try await api.post("/v3/users/\(users[0])/file_auth_key").decode(FileAuthKeyBody.self).auth
             #expect(try await api.download("http://files.test/v3/files/0123456789abcdef0123456789abcdef?auth=\(newKey)").status == 404)
             #expect(try await api.download("http://files.test/v3/files/not-an-id?auth=\(newKey)").status == 404)
             #expect(try await api.download(plain + "/thumbnails/1?auth=\(newKey)").status == 404, "no thumbnails were made")
@@ -74,8 +75,9 @@ import Testing
             let url = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             let bytes = Media.random(500)
             let sent = try await api.upload(url, ["require_auth": "false"], file: FormFile(bytes: bytes), as: users.session(0))
-            #expect(sent["require_auth"] as? Bool == false)
-            let link = try #require(sent.json.file["url"] as? String)
+            let message = try sent.decode(MessageBody.self)
+            #expect(message.requireAuth == false)
+            let link = try #require(message.file?.url)
             #expect(!link.contains("?auth="))
             #expect(try await api.download(link).bytes == bytes)
         }

@@ -26,14 +26,15 @@ import Testing
             let bytes = Media.random(200_000)
             let sent = try await api.upload(url, ["custom_type": "doc", "data": "d"], file: FormFile(fileName: "report ü.pdf", contentType: "application/pdf", bytes: bytes), as: users.session(0))
             #expect(sent.status == 201, "\(sent.text)")
-            #expect(sent["type"] as? String == "FILE")
-            #expect(sent["custom_type"] as? String == "doc")
-            #expect(sent["require_auth"] as? Bool == true)
-            let file = sent.json.file
-            #expect(file["name"] as? String == "report ü.pdf")
-            #expect(file["type"] as? String == "application/pdf")
-            #expect(file["size"] as? Int == bytes.count)
-            let link = try #require(file["url"] as? String)
+            let message = try sent.decode(MessageBody.self)
+            #expect(message.type == "FILE")
+            #expect(message.customType == "doc")
+            #expect(message.requireAuth == true)
+            let file = try #require(message.file)
+            #expect(file.name == "report ü.pdf")
+            #expect(file.type == "application/pdf")
+            #expect(file.size == bytes.count)
+            let link = file.url
             #expect(link.hasPrefix("http://files.test/v3/files/") && link.contains("?auth="), "a session caller's link carries their key")
             let download = try await api.download(link)
             #expect(download.status == 200)
@@ -51,13 +52,13 @@ import Testing
             #expect(again.bytes.isEmpty)
             // The message reads back the same through history, for the other member with their own key.
             let history = try await api.get("/v3/group_channels/\(url)/messages?message_ts=0&prev_limit=0&next_limit=5", as: users.session(1))
-            let listed = try #require((history["messages"] as? [[String: Any]])?.first)
-            let theirLink = try #require(listed.file["url"] as? String)
+            let listed = try #require(try history.decode(MessageList.self).messages.first)
+            let theirLink = try #require(listed.file?.url)
             #expect(theirLink != link && theirLink.hasPrefix(link.components(separatedBy: "?").first!))
             #expect(try await api.download(theirLink).bytes == bytes)
             // The admin's payload carries plain links.
-            let asAdmin = try await api.get("/v3/group_channels/\(url)/messages/\(sent["message_id"] as! Int)")
-            #expect(asAdmin.json.file["url"] as? String == link.components(separatedBy: "?").first)
+            let asAdmin = try await api.get("/v3/group_channels/\(url)/messages/\(message.messageID)").decode(MessageBody.self)
+            #expect(asAdmin.file?.url == link.components(separatedBy: "?").first)
         }
     }
 
@@ -66,7 +67,7 @@ import Testing
             let (users, url) = try await setUp(api, "range")
             let bytes = Media.random(150_000)  // three chunks of 64 KiB
             let sent = try await api.upload(url, file: FormFile(bytes: bytes), as: users.session(0))
-            let link = try #require(sent.json.file["url"] as? String)
+            let link = try #require(try sent.decode(MessageBody.self).file?.url)
             let first = try await api.download(link, headers: [.range: "bytes=0-99"])
             #expect(first.status == 206)
             #expect(first.bytes == Array(bytes[0..<100]))
@@ -93,7 +94,7 @@ import Testing
             let bytes = Array((0..<5000).flatMap { _ in marker })
             let sent = try await api.upload(url, file: FormFile(contentType: "text/plain", bytes: bytes), as: users.session(0))
             #expect(sent.status == 201)
-            let link = try #require(sent.json.file["url"] as? String)
+            let link = try #require(try sent.decode(MessageBody.self).file?.url)
             let stored = Self.files(in: folder).filter { !$0.hasPrefix("tmp/") }
             #expect(stored.count == 1)
             let path = folder + "/" + stored[0]
@@ -118,10 +119,10 @@ import Testing
             let (users, url) = try await setUp(api, "toolarge")
             let refused = try await api.upload(url, file: FormFile(bytes: Media.random(300_000)), as: users.session(0))
             #expect(refused.status == 413)
-            #expect(refused.code == 400110)
+            #expect(try refused.code == 400110)
             #expect(Self.files(in: folder).isEmpty, "no stored or temporary file remains")
             let history = try await api.get("/v3/group_channels/\(url)/messages?message_ts=0&prev_limit=0&next_limit=5")
-            #expect((history["messages"] as? [Any])?.isEmpty == true)
+            #expect(try history.decode(MessageList.self).messages.isEmpty)
             #expect(try await api.upload(url, file: FormFile(bytes: Media.random(100_000)), as: users.session(0)).status == 201)
         }
     }
@@ -145,8 +146,7 @@ import Testing
                 headers: [.contentType: "multipart/form-data; boundary=b"], as: users.session(0)
             )
             #expect(broken.status == 400)
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(Self.files(in: folder).isEmpty)
+            #expect(try await eventually { Self.files(in: folder).isEmpty })
             #expect(try await api.upload(url, file: file, as: users.session(0)).status == 201)
         }
     }
@@ -159,10 +159,11 @@ import Testing
                 "message_type": "FILE", "url": "https://cdn.example.com/a.png", "file_name": "a.png", "file_type": "image/png", "file_size": 1234,
             ], as: users.session(0))
             #expect(sent.status == 201, "\(sent.text)")
-            #expect(sent.json.file["url"] as? String == "https://cdn.example.com/a.png")
-            #expect(sent.json.file["size"] as? Int == 1234)
-            #expect(sent.json.thumbnails.isEmpty)
-            #expect(sent["require_auth"] as? Bool == false)
+            let message = try sent.decode(MessageBody.self)
+            #expect(message.file?.url == "https://cdn.example.com/a.png")
+            #expect(message.file?.size == 1234)
+            #expect(message.thumbnails?.isEmpty == true)
+            #expect(message.requireAuth == false)
             #expect(try await api.post(path, ["message_type": "FILE"], as: users.session(0)).code == 400105)
             #expect(try await api.post(path, ["message_type": "FILE", "url": "javascript:alert(1)"], as: users.session(0)).code == 400111)
             #expect(try await api.post(path, ["message_type": "FILE", "url": "https://x.example/a", "file_type": "not a type"], as: users.session(0)).code == 400111)
@@ -178,11 +179,12 @@ import Testing
             let first = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(fileName: "a.jpg", contentType: "image/jpeg", bytes: image), as: users.session(0))
             let second = try await api.upload(url, file: FormFile(bytes: Media.random(1000)), as: users.session(0))
             #expect(Self.files(in: folder).count == 3, "two files and one thumbnail")
-            let firstLink = try #require(first.json.file["url"] as? String)
-            #expect(try await api.delete("/v3/group_channels/\(url)/messages/\(first["message_id"] as! Int)", as: users.session(0)).status == 200)
+            let firstMessage = try first.decode(MessageBody.self)
+            let firstLink = try #require(firstMessage.file?.url)
+            #expect(try await api.delete("/v3/group_channels/\(url)/messages/\(firstMessage.messageID)", as: users.session(0)).status == 200)
             #expect(Self.files(in: folder).count == 1)
             #expect(try await api.download(firstLink).status == 404)
-            let secondLink = try #require(second.json.file["url"] as? String)
+            let secondLink = try #require(try second.decode(MessageBody.self).file?.url)
             #expect(try await api.delete("/v3/group_channels/\(url)").status == 200)
             #expect(Self.files(in: folder).isEmpty)
             #expect(try await api.download(secondLink).status == 404)
@@ -196,10 +198,10 @@ import Testing
             let bytes = Media.random(2000)
             let sent = try await api.upload(url, file: FormFile(bytes: bytes), as: users.session(0))
             #expect(sent.status == 201, "\(sent.text)")
-            let link = try #require(sent.json.file["url"] as? String)
+            let link = try #require(try sent.decode(MessageBody.self).file?.url)
             #expect(try await api.download(link).bytes == bytes)
             let history = try await api.get("/v3/group_channels/\(url)/messages?message_ts=0&prev_limit=0&next_limit=5")
-            #expect((history["messages"] as? [Any])?.isEmpty == true)
+            #expect(try history.decode(MessageList.self).messages.isEmpty)
             #expect(try await api.delete("/v3/group_channels/\(url)").status == 200)
             #expect(try await api.download(link).status == 404)
         }
@@ -214,7 +216,7 @@ import Testing
             let retry = try await api.upload(url, ["dedup_id": "u1"], file: file, as: users.session(0))
             #expect(first.status == 201)
             #expect(retry.status == 200)
-            #expect(retry["message_id"] as? Int == first["message_id"] as? Int)
+            #expect(try retry.decode(MessageBody.self).messageID == first.decode(MessageBody.self).messageID)
             #expect(Self.files(in: folder).count == 1)
         }
     }
@@ -236,7 +238,7 @@ import Testing
             let url = try await api.createChannel([:], as: users.session(0))
             let sent = try await api.upload(url, file: FormFile(bytes: Media.random(100)), as: users.session(0))
             #expect(sent.status == 201)
-            kept.link = sent.json.file["url"] as? String
+            kept.link = try sent.decode(MessageBody.self).file?.url
         }
         let link = try #require(kept.link)
         let keptID = String(link.split(separator: "/").last!.split(separator: "?").first!)
@@ -256,9 +258,8 @@ import Testing
         }
         // A second server sweeps as it starts.
         try await TestServer.withAPI({ $0.fileDirectory = folder; $0.fileKey = fileKey }) { api in
-            for _ in 0..<50 where manager.fileExists(atPath: orphan) || manager.fileExists(atPath: unfinished) {
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            // The sweep runs beside the server's start-up, on the files' real modification times.
+            try await eventually(within: .seconds(5)) { !manager.fileExists(atPath: orphan) && !manager.fileExists(atPath: unfinished) }
             #expect(!manager.fileExists(atPath: orphan))
             #expect(!manager.fileExists(atPath: orphanThumbnail))
             #expect(!manager.fileExists(atPath: unfinished))

@@ -12,21 +12,21 @@ import Testing
                 "data": "{\"k\":1}", "is_ephemeral": true,
             ], as: users.session(0))
             #expect(response.status == 201)
-            #expect(response["name"] as? String == "Trip")
-            #expect(response["custom_type"] as? String == "travel")
-            #expect(response["data"] as? String == "{\"k\":1}")
-            #expect(response["is_ephemeral"] as? Bool == true)
-            #expect(response["is_distinct"] as? Bool == false)
-            #expect(response["member_count"] as? Int == 3)
-            #expect(response["joined_member_count"] as? Int == 2)
-            #expect(response["member_state"] as? String == "joined")
-            #expect((response["created_by"] as? [String: Any])?["user_id"] as? String == users[0])
-            #expect((response["channel_url"] as? String)?.hasPrefix("group_") == true)
-            let url = try #require(response["channel_url"] as? String)
-            let invited = try await api.get("/v3/group_channels/\(url)", as: users.session(2))
-            #expect(invited["member_state"] as? String == "invited")
-            #expect((invited["inviter"] as? [String: Any])?["user_id"] as? String == users[0])
-            #expect((invited["invited_at"] as? Int ?? 0) > 0)
+            let channel = try response.decode(ChannelBody.self)
+            #expect(channel.name == "Trip")
+            #expect(channel.customType == "travel")
+            #expect(channel.data == "{\"k\":1}")
+            #expect(channel.isEphemeral == true)
+            #expect(channel.isDistinct == false)
+            #expect(channel.memberCount == 3)
+            #expect(channel.joinedMemberCount == 2)
+            #expect(channel.memberState == "joined")
+            #expect(channel.createdBy?.userID == users[0])
+            #expect(channel.channelURL.hasPrefix("group_"))
+            let invited = try await api.get("/v3/group_channels/\(channel.channelURL)", as: users.session(2)).decode(ChannelBody.self)
+            #expect(invited.memberState == "invited")
+            #expect(invited.inviter?.userID == users[0])
+            #expect(invited.invitedAt ?? 0 > 0)
         }
     }
 
@@ -40,15 +40,16 @@ import Testing
                 "operator_ids": [users[1]], "access_code": "sesame", "is_public": true,
             ])
             #expect(created.status == 201, "\(created.text)")
-            #expect(created["channel_url"] as? String == url)
-            #expect(created["member_count"] as? Int == 3)
-            #expect(created["is_access_code_required"] as? Bool == true)
-            #expect((created["operators"] as? [[String: Any]])?.compactMap { $0["user_id"] as? String } == [users[1]])
-            #expect(created["member_state"] == nil, "the admin has no per-user fields without user_id")
-            #expect(try await api.get("/v3/users/\(newUser)")["nickname"] as? String == "Newbie")
+            let channel = try created.decode(ChannelBody.self)
+            #expect(channel.channelURL == url)
+            #expect(channel.memberCount == 3)
+            #expect(channel.isAccessCodeRequired == true)
+            #expect(channel.operators.map(\.userID) == [users[1]])
+            #expect(created.rawJSON["member_state"] == nil, "the admin has no per-user fields without user_id")
+            #expect(try await api.get("/v3/users/\(newUser)").decode(UserBody.self).nickname == "Newbie")
             let again = try await api.post("/v3/group_channels", ["channel_url": url, "user_ids": [users[0]]])
             #expect(again.status == 409)
-            #expect(again.code == 400202)
+            #expect(try again.code == 400202)
         }
     }
 
@@ -68,7 +69,7 @@ import Testing
         try await TestServer.withAPI { api in
             let response = try await api.post("/v3/group_channels", body)
             #expect(response.status == status)
-            #expect(response.code == code, "\(response.text)")
+            #expect(try response.code == code, "\(response.text)")
         }
     }
 
@@ -78,13 +79,13 @@ import Testing
             let ghost = uniqueID("ghost")
             let unknown = try await api.post("/v3/group_channels", ["user_ids": [users[1], ghost]], as: users.session(0))
             #expect(unknown.status == 400)
-            #expect(unknown.code == 400201)
+            #expect(try unknown.code == 400201)
             #expect(unknown.text.contains(ghost))
             let tooMany = try await api.post("/v3/group_channels", ["user_ids": [users[1], users[2], users[3]]], as: users.session(0))
             #expect(tooMany.status == 409)
-            #expect(tooMany.code == 400203)
+            #expect(try tooMany.code == 400203)
             let mine = try await api.get("/v3/users/\(users[0])/my_group_channels", as: users.session(0))
-            #expect(mine.channelURLs.isEmpty)
+            #expect(try mine.channelURLs.isEmpty)
         }
     }
 
@@ -93,7 +94,7 @@ import Testing
             let users = try await api.cast("impostor", 2)
             let response = try await api.post("/v3/group_channels", ["user_ids": [users[1]], "inviter_id": users[1]], as: users.session(0))
             #expect(response.status == 403)
-            #expect(response.code == 400108)
+            #expect(try response.code == 400108)
         }
     }
 
@@ -104,17 +105,17 @@ import Testing
             let publicURL = try await api.createChannel(["user_ids": [users[1]], "is_public": true], as: users.session(0))
             let hidden = try await api.get("/v3/group_channels/\(privateURL)", as: users.session(2))
             #expect(hidden.status == 404)
-            #expect(hidden.code == 400201)
+            #expect(try hidden.code == 400201)
             let open = try await api.get("/v3/group_channels/\(publicURL)", as: users.session(2))
             #expect(open.status == 200)
-            #expect(open["member_state"] as? String == "none")
+            #expect(try open.decode(ChannelBody.self).memberState == "none")
             let asOther = try await api.get("/v3/group_channels/\(publicURL)?user_id=\(users[0])", as: users.session(2))
             #expect(asOther.status == 403)
             let adminAsUser = try await api.get("/v3/group_channels/\(privateURL)?user_id=\(users[1])&show_member=true")
-            #expect(adminAsUser["member_state"] as? String == "joined")
-            #expect((adminAsUser["members"] as? [[String: Any]])?.count == 2)
+            #expect(try adminAsUser.decode(ChannelBody.self).memberState == "joined")
+            #expect(try adminAsUser.decode(ChannelBody.self).members?.count == 2)
             let listed = try await api.get("/v3/group_channels?channel_urls=\(privateURL),\(publicURL)", as: users.session(2))
-            #expect(listed.channelURLs == [publicURL])
+            #expect(try listed.channelURLs == [publicURL])
         }
     }
 
@@ -124,15 +125,15 @@ import Testing
             let url = try await api.createChannel(["user_ids": [users[0], users[1]], "operator_ids": [users[0]]])
             let byOperator = try await api.put("/v3/group_channels/\(url)", ["name": "Renamed", "data": "x"], as: users.session(0))
             #expect(byOperator.status == 200)
-            #expect(byOperator["name"] as? String == "Renamed")
-            #expect(byOperator["my_role"] as? String == "operator")
+            #expect(try byOperator.decode(ChannelBody.self).name == "Renamed")
+            #expect(try byOperator.decode(ChannelBody.self).myRole == "operator")
             let byMember = try await api.put("/v3/group_channels/\(url)", ["name": "Nope"], as: users.session(1))
             #expect(byMember.status == 403)
             let byOutsider = try await api.put("/v3/group_channels/\(url)", ["name": "Nope"], as: users.session(2))
             #expect(byOutsider.status == 404)
             let distinctPublic = try await api.put("/v3/group_channels/\(url)", ["is_public": true, "is_distinct": true])
-            #expect(distinctPublic.code == 400111)
-            #expect(try await api.get("/v3/group_channels/\(url)")["name"] as? String == "Renamed")
+            #expect(try distinctPublic.code == 400111)
+            #expect(try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self).name == "Renamed")
             #expect(try await api.delete("/v3/group_channels/\(url)", as: users.session(1)).status == 403)
             #expect(try await api.delete("/v3/group_channels/\(url)", as: users.session(0)).status == 200)
             #expect(try await api.get("/v3/group_channels/\(url)").status == 404)
@@ -148,11 +149,12 @@ import Testing
             #expect(try await api.put("/v3/users/\(users[2])/channel_invitation_preference", ["auto_accept": false]).status == 200)
             let url = try await api.createChannel(["user_ids": [users[1], users[2]]], as: users.session(0))
             let plain = try await api.get("/v3/group_channels/\(url)", as: users.session(1))
-            #expect(plain["read_receipt"] == nil)
+            #expect(plain.rawJSON["read_receipt"] == nil, "absent unless asked for")
             let asked = try await api.get("/v3/group_channels/\(url)?show_read_receipt=true&show_delivery_receipt=true", as: users.session(1))
-            #expect(Set((asked["read_receipt"] as? [String: Int] ?? [:]).keys) == [users[0], users[1]])
-            #expect(Set((asked["delivery_receipt"] as? [String: Int] ?? [:]).keys) == [users[0], users[1]])
-            #expect(asked["members"] == nil)
+            let channel = try asked.decode(ChannelBody.self)
+            #expect(channel.readReceipt.map { Set($0.keys) } == [users[0], users[1]])
+            #expect(channel.deliveryReceipt.map { Set($0.keys) } == [users[0], users[1]])
+            #expect(asked.rawJSON["members"] == nil, "absent unless asked for")
             #expect(try await api.get("/v3/group_channels/\(url)?show_read_receipt=maybe").code == 400104)
         }
     }

@@ -12,21 +12,21 @@ import Testing
             let url = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             let invited = try await api.post("/v3/group_channels/\(url)/invite", ["user_ids": [users[2], users[3]]], as: users.session(1))
             #expect(invited.status == 200)
-            #expect(invited["member_count"] as? Int == 4)
-            #expect(invited["joined_member_count"] as? Int == 2)
+            #expect(try invited.decode(ChannelBody.self).memberCount == 4)
+            #expect(try invited.decode(ChannelBody.self).joinedMemberCount == 2)
             let accepted = try await api.put("/v3/group_channels/\(url)/accept", [:], as: users.session(2))
-            #expect(accepted["member_state"] as? String == "joined")
+            #expect(try accepted.decode(ChannelBody.self).memberState == "joined")
             #expect(try await api.put("/v3/group_channels/\(url)/accept", [:], as: users.session(2)).code == 400111)
             #expect(try await api.put("/v3/group_channels/\(url)/decline", [:], as: users.session(2)).code == 400111)
             #expect(try await api.put("/v3/group_channels/\(url)/decline", ["user_id": users[3]], as: users.session(3)).status == 200)
-            let after = try await api.get("/v3/group_channels/\(url)")
-            #expect(after["member_count"] as? Int == 3)
-            #expect(after["joined_member_count"] as? Int == 3)
-            let check = try await api.get("/v3/group_channels/\(url)/members/\(users[3])")
-            #expect(check["is_member"] as? Bool == false)
-            #expect(check["state"] as? String == "none")
+            let after = try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self)
+            #expect(after.memberCount == 3)
+            #expect(after.joinedMemberCount == 3)
+            let check = try await api.get("/v3/group_channels/\(url)/members/\(users[3])").decode(MemberCheckBody.self)
+            #expect(check.isMember == false)
+            #expect(check.state == "none")
             let otherUser = try await api.put("/v3/group_channels/\(url)/accept", ["user_id": users[2]], as: users.session(3))
-            #expect(otherUser.code == 400108)
+            #expect(try otherUser.code == 400108)
         }
     }
 
@@ -37,11 +37,11 @@ import Testing
             let outsider = try await api.post("/v3/group_channels/\(url)/invite", ["user_ids": [users[3]]], as: users.session(2))
             #expect(outsider.status == 403)
             let ghost = try await api.post("/v3/group_channels/\(url)/invite", ["user_ids": [uniqueID("ghost")]], as: users.session(0))
-            #expect(ghost.code == 400201)
+            #expect(try ghost.code == 400201)
             let over = try await api.post("/v3/group_channels/\(url)/invite", ["user_ids": [users[3], users[4]]], as: users.session(0))
             #expect(over.status == 409)
-            #expect(over.code == 400203)
-            #expect(try await api.get("/v3/group_channels/\(url)")["member_count"] as? Int == 2)
+            #expect(try over.code == 400203)
+            #expect(try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self).memberCount == 2)
             #expect(try await api.post("/v3/group_channels/\(url)/invite", [:], as: users.session(0)).code == 400105)
         }
     }
@@ -55,8 +55,8 @@ import Testing
             #expect(try await api.put("/v3/group_channels/\(open)/join", ["access_code": "wrong"], as: users.session(1)).code == 400108)
             let joined = try await api.put("/v3/group_channels/\(open)/join", ["access_code": "sesame"], as: users.session(1))
             #expect(joined.status == 200)
-            #expect(joined["member_state"] as? String == "joined")
-            #expect(joined["joined_member_count"] as? Int == 2)
+            #expect(try joined.decode(ChannelBody.self).memberState == "joined")
+            #expect(try joined.decode(ChannelBody.self).joinedMemberCount == 2)
             #expect(try await api.put("/v3/group_channels/\(open)/join", ["user_id": users[2]]).status == 200, "the admin needs no code")
             #expect(try await api.put("/v3/group_channels/\(closed)/join", [:], as: users.session(2)).status == 404)
             #expect(try await api.put("/v3/group_channels/\(closed)/join", ["user_id": users[2]]).status == 403)
@@ -70,10 +70,10 @@ import Testing
             let other = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             #expect(try await api.put("/v3/group_channels/\(url)/leave", ["user_ids": [users[0]]], as: users.session(1)).status == 403)
             #expect(try await api.put("/v3/group_channels/\(url)/leave", [:], as: users.session(1)).status == 200)
-            #expect(try await api.get("/v3/group_channels/\(url)")["member_count"] as? Int == 1)
+            #expect(try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self).memberCount == 1)
             #expect(try await api.put("/v3/group_channels/\(url)/leave", ["should_leave_all": true], as: users.session(0)).status == 200)
-            #expect(try await api.get("/v3/group_channels/\(url)")["member_count"] as? Int == 0)
-            #expect(try await api.get("/v3/group_channels/\(other)")["member_count"] as? Int == 1)
+            #expect(try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self).memberCount == 0)
+            #expect(try await api.get("/v3/group_channels/\(other)").decode(ChannelBody.self).memberCount == 1)
             #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(0)).status == 404)
         }
     }
@@ -95,8 +95,9 @@ import Testing
             var token = ""
             repeat {
                 let page = try await api.get("/v3/group_channels/\(url)/members?limit=4&token=\(token)", as: users.session(1))
-                seen += (page["members"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
-                token = page["next"] as? String ?? ""
+                let members = try page.decode(MemberList.self)
+                seen += members.items.map(\.userID)
+                token = members.next
             } while !token.isEmpty
             #expect(seen == [users[1], users[3], users[4], users[0], users[2], users[5]])
             #expect(try await api.get("/v3/group_channels/\(url)/members?operator_filter=x").code == 400111)
@@ -109,12 +110,12 @@ import Testing
             let users = try await api.cast("operators", 3)
             let url = try await api.createChannel(["user_ids": [users[0], users[1]], "operator_ids": [users[0]]])
             let added = try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[1]]], as: users.session(0))
-            #expect((added["operators"] as? [[String: Any]])?.count == 2)
+            #expect(try added.decode(OperatorList.self).items.count == 2)
             #expect(try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[2]]]).code == 400111)
             #expect(try await api.delete("/v3/group_channels/\(url)/operators?operator_ids=\(users[1])", as: users.session(0)).status == 200)
             #expect(try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[1]]], as: users.session(1)).status == 403)
             let frozen = try await api.put("/v3/group_channels/\(url)/freeze", ["freeze": true], as: users.session(0))
-            #expect(frozen["freeze"] as? Bool == true)
+            #expect(try frozen.decode(ChannelBody.self).freeze == true)
             #expect(try await api.put("/v3/group_channels/\(url)/freeze", ["freeze": false], as: users.session(1)).status == 403)
             #expect(try await api.put("/v3/group_channels/\(url)/freeze", [:]).code == 400105)
             #expect(try await api.get("/v3/group_channels/\(url)/operators", as: users.session(2)).status == 404)

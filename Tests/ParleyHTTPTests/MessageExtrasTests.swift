@@ -18,7 +18,7 @@ import Testing
                     let response = try await api.post(path, ["message": "m\(index)"], as: users.session(0))
                     statuses.append(response.status)
                     if response.status == 429 {
-                        #expect(response.code == 500910)
+                        #expect(try response.code == 500910)
                         retryAfter = response.headers[.retryAfter]
                     }
                 }
@@ -27,7 +27,7 @@ import Testing
                 #expect(try await first.post(path, ["message": "admin", "user_id": users[0]]).status == 201)
                 time.advance(by: 1000)
                 #expect(try await second.post(path, ["message": "later"], as: users.session(0)).status == 201)
-                #expect(try await first.get("\(path)/total_count")["total"] as? Int == 7)
+                #expect(try await first.get("\(path)/total_count").decode(TotalCountBody.self).total == 7)
             }
         }
     }
@@ -39,20 +39,19 @@ import Testing
             let users = try await api.cast("react", 3)
             let url = try await api.createChannel(["user_ids": [users[0], users[1]], "is_public": true])
             let sent = try await api.post("/v3/group_channels/\(url)/messages", ["message": "hi"], as: users.session(0))
-            let id = try #require(sent["message_id"] as? Int)
+            let id = try sent.decode(MessageBody.self).messageID
             let path = "/v3/group_channels/\(url)/messages/\(id)/reactions"
             let added = try await api.post(path, ["reaction": "👍"], as: users.session(1))
             #expect(added.status == 200)
-            #expect(added["operation"] as? String == "ADD")
+            #expect(try added.decode(ReactionChangeBody.self).operation == "ADD")
             #expect(try await api.post(path, ["reaction": "👍"], as: users.session(0)).status == 200)
             #expect(try await api.post(path, ["reaction": "👍"], as: users.session(0)).status == 200, "adding twice is harmless")
             #expect(try await api.post(path, ["reaction": "❤️"], as: users.session(1)).status == 200)
-            let listed = try await api.get(path, as: users.session(0))
-            let reactions = listed["reactions"] as? [[String: Any]] ?? []
-            #expect(reactions.compactMap { $0["key"] as? String } == ["👍", "❤️"])
-            #expect(reactions.first?["user_ids"] as? [String] == [users[1], users[0]])
+            let reactions = try await api.get(path, as: users.session(0)).decode(ReactionList.self).items
+            #expect(reactions.map(\.key) == ["👍", "❤️"])
+            #expect(reactions.first?.userIDs == [users[1], users[0]])
             let message = try await api.get("/v3/group_channels/\(url)/messages/\(id)")
-            #expect((message["reactions"] as? [[String: Any]])?.count == 2)
+            #expect(try message.decode(MessageBody.self).reactions.count == 2)
             #expect(try await api.delete("\(path)?reaction=%F0%9F%91%8D", as: users.session(1)).status == 200)
             #expect(try await api.delete("\(path)?reaction=%F0%9F%91%8D", as: users.session(1)).status == 404)
             #expect(try await api.post(path, ["reaction": "x"], as: users.session(2)).status == 403)
@@ -72,28 +71,26 @@ import Testing
             let sent = try await api.post("/v3/group_channels/\(url)/messages", [
                 "message": "hi", "sorted_metaarray": [["key": "a", "value": ["1"]]],
             ], as: users.session(0))
-            let id = try #require(sent["message_id"] as? Int)
+            let id = try sent.decode(MessageBody.self).messageID
             let path = "/v3/group_channels/\(url)/messages/\(id)/sorted_metaarray"
-            func entries(_ response: APIResponse) -> [String: [String]] {
-                Dictionary(uniqueKeysWithValues: (response["sorted_metaarray"] as? [[String: Any]] ?? []).map {
-                    ($0["key"] as? String ?? "", $0["value"] as? [String] ?? [])
-                })
+            func entries(_ response: APIResponse) throws -> [String: [String]] {
+                try response.decode(MessageBody.self).metaarray
             }
             let added = try await api.post(path, ["sorted_metaarray": [["key": "b", "value": ["x", "y"]]]], as: users.session(0))
-            #expect(entries(added) == ["a": ["1"], "b": ["x", "y"]])
+            #expect(try entries(added) == ["a": ["1"], "b": ["x", "y"]])
             let more = try await api.put(path, ["sorted_metaarray": [["key": "a", "value": ["2"]]], "mode": "add"], as: users.session(0))
-            #expect(entries(more) == ["a": ["1", "2"], "b": ["x", "y"]])
+            #expect(try entries(more) == ["a": ["1", "2"], "b": ["x", "y"]])
             let fewer = try await api.put(path, ["sorted_metaarray": [["key": "b", "value": ["x"]]], "mode": "remove"])
-            #expect(entries(fewer) == ["a": ["1", "2"], "b": ["y"]])
+            #expect(try entries(fewer) == ["a": ["1", "2"], "b": ["y"]])
             let strict = try await api.put(path, ["sorted_metaarray": [["key": "c", "value": ["z"]]], "upsert": false], as: users.session(0))
-            #expect(strict.code == 400201)
+            #expect(try strict.code == 400201)
             let removed = try await api.delete("\(path)?metaarray_keys=a", as: users.session(0))
-            #expect(entries(removed) == ["b": ["y"]])
+            #expect(try entries(removed) == ["b": ["y"]])
             #expect(try await api.post(path, ["sorted_metaarray": [["key": "z", "value": ["1"]]]], as: users.session(1)).status == 403)
             let many = (0..<20).map { ["key": "k\($0)", "value": ["v"]] as [String: any Sendable] }
             #expect(try await api.post(path, ["sorted_metaarray": many]).code == 400203)
             #expect(try await api.put(path, ["sorted_metaarray": [["key": "b", "value": ["v"]]], "mode": "sideways"]).code == 400111)
-            #expect(entries(try await api.get("/v3/group_channels/\(url)/messages/\(id)")) == ["b": ["y"]])
+            #expect(try entries(try await api.get("/v3/group_channels/\(url)/messages/\(id)")) == ["b": ["y"]])
         }
     }
 }

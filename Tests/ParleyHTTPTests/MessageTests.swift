@@ -9,13 +9,13 @@ import Testing
         for index in 0..<count {
             let response = try await api.post("/v3/group_channels/\(url)/messages", ["message": "\(prefix)\(index)"], as: credential)
             #expect(response.status == 201, "\(response.text)")
-            ids.append(try #require(response["message_id"] as? Int))
+            ids.append(try response.decode(MessageBody.self).messageID)
         }
         return ids
     }
 
-    private func texts(_ response: APIResponse) -> [String] {
-        (response["messages"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+    private func texts(_ response: APIResponse) throws -> [String] {
+        try response.decode(MessageList.self).texts
     }
 
     @Test func sendReturnsTheMessageAndUpdatesTheChannel() async throws {
@@ -27,18 +27,19 @@ import Testing
                 "sorted_metaarray": [["key": "tags", "value": ["a", "b"]]],
             ], as: users.session(0))
             #expect(sent.status == 201)
-            #expect(sent["type"] as? String == "MESG")
-            #expect(sent["message"] as? String == "hello")
-            #expect(sent["custom_type"] as? String == "greeting")
-            #expect((sent["user"] as? [String: Any])?["user_id"] as? String == users[0])
-            #expect((sent["mentioned_users"] as? [[String: Any]])?.first?["user_id"] as? String == users[1])
-            #expect((sent["sorted_metaarray"] as? [[String: Any]])?.first?["value"] as? [String] == ["a", "b"])
-            #expect(sent["updated_at"] as? Int == 0)
+            let message = try sent.decode(MessageBody.self)
+            #expect(message.type == "MESG")
+            #expect(message.message == "hello")
+            #expect(message.customType == "greeting")
+            #expect(message.user?.userID == users[0])
+            #expect(message.mentionedUsers.first?.userID == users[1])
+            #expect(message.sortedMetaarray.first?.value == ["a", "b"])
+            #expect(message.updatedAt == 0)
             let admin = try await api.post("/v3/group_channels/\(url)/messages", ["message_type": "ADMM", "message": "notice"])
             #expect(admin.status == 201)
-            #expect(admin["user"] == nil)
+            #expect(admin.rawJSON["user"] == nil, "an admin message has no sender at all")
             let list = try await api.get("/v3/users/\(users[1])/my_group_channels?show_empty=false")
-            #expect(list.channelURLs == [url])
+            #expect(try list.channelURLs == [url])
         }
     }
 
@@ -74,8 +75,8 @@ import Testing
             var body = body
             if body["message_type"] as? String != "ADMM" { body["user_id"] = users[0] }
             let response = try await api.post("/v3/group_channels/\(url)/messages", body)
-            #expect(response.code == code, "\(response.text)")
-            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count")["total"] as? Int == 0)
+            #expect(try response.code == code, "\(response.text)")
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count").decode(TotalCountBody.self).total == 0)
         }
     }
 
@@ -89,7 +90,7 @@ import Testing
                         let response = try await api.post(
                             "/v3/group_channels/\(url)/messages", ["message": "once", "dedup_id": "abc"], as: users.session(0)
                         )
-                        return (response.status, response["message_id"] as? Int ?? -1)
+                        return (response.status, try response.decode(MessageBody.self).messageID)
                     }
                 }
                 return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
@@ -97,7 +98,7 @@ import Testing
             #expect(results.filter { $0.0 == 201 }.count == 1)
             #expect(results.filter { $0.0 == 200 }.count == 9)
             #expect(Set(results.map(\.1)).count == 1)
-            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count")["total"] as? Int == 1)
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count").decode(TotalCountBody.self).total == 1)
             let other = try await api.post("/v3/group_channels/\(url)/messages", ["message": "twice", "dedup_id": "abd"], as: users.session(0))
             #expect(other.status == 201)
         }
@@ -114,14 +115,14 @@ import Testing
                 try await group.waitForAll()
             }
             let history = try await api.get("/v3/group_channels/\(url)/messages?prev_limit=200&next_limit=0")
-            let messages = history["messages"] as? [[String: Any]] ?? []
+            let messages = try history.decode(MessageList.self).messages
             #expect(messages.count == 60)
-            let ids = messages.compactMap { $0["message_id"] as? Int }
-            let times = messages.compactMap { $0["created_at"] as? Int }
+            let ids = messages.map(\.messageID)
+            let times = messages.map(\.createdAt)
             #expect(ids == ids.sorted())
             #expect(times == times.sorted())
             for sender in 0..<3 {
-                let own = messages.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("u\(sender)-") }
+                let own = messages.map(\.message).filter { $0.hasPrefix("u\(sender)-") }
                 #expect(own == (0..<20).map { "u\(sender)-\($0)" })
             }
         }
@@ -134,21 +135,21 @@ import Testing
             let ids = try await sendMany(api, url, 10, as: users.session(0))
             let base = "/v3/group_channels/\(url)/messages"
             let around = try await api.get("\(base)?message_id=\(ids[5])&prev_limit=2&next_limit=3")
-            #expect(texts(around) == ["m3", "m4", "m5", "m6", "m7", "m8"])
+            #expect(try texts(around) == ["m3", "m4", "m5", "m6", "m7", "m8"])
             let excluded = try await api.get("\(base)?message_id=\(ids[5])&prev_limit=2&next_limit=3&include=false")
-            #expect(texts(excluded) == ["m3", "m4", "m6", "m7", "m8"])
+            #expect(try texts(excluded) == ["m3", "m4", "m6", "m7", "m8"])
             let reversed = try await api.get("\(base)?message_id=\(ids[5])&prev_limit=1&next_limit=1&reverse=true")
-            #expect(texts(reversed) == ["m6", "m5", "m4"])
+            #expect(try texts(reversed) == ["m6", "m5", "m4"])
             let newest = try await api.get("\(base)?prev_limit=3&next_limit=0")
-            #expect(texts(newest) == ["m7", "m8", "m9"])
+            #expect(try texts(newest) == ["m7", "m8", "m9"])
             let oldest = try await api.get("\(base)?message_ts=0&prev_limit=0&next_limit=2")
-            #expect(texts(oldest) == ["m0", "m1"])
+            #expect(try texts(oldest) == ["m0", "m1"])
             let anchor = try await api.get("\(base)/\(ids[2])")
-            let ts = try #require(anchor["created_at"] as? Int)
+            let ts = try anchor.decode(MessageBody.self).createdAt
             let byTime = try await api.get("\(base)?message_ts=\(ts)&prev_limit=1&next_limit=0")
-            #expect(texts(byTime) == ["m1", "m2"])
+            #expect(try texts(byTime) == ["m1", "m2"])
             let byTimeExcluded = try await api.get("\(base)?message_ts=\(ts)&prev_limit=1&next_limit=1&include=false")
-            #expect(texts(byTimeExcluded) == ["m1", "m3"])
+            #expect(try texts(byTimeExcluded) == ["m1", "m3"])
             #expect(try await api.get("\(base)?prev_limit=201").code == 400111)
             #expect(try await api.get("\(base)?message_id=\(Int.max)").code == 400201)
             #expect(try await api.get("\(base)?message_type=TXT").code == 400111)
@@ -163,9 +164,9 @@ import Testing
             _ = try await api.post(path, ["message": "a", "custom_type": "x"], as: users.session(0))
             _ = try await api.post(path, ["message": "b", "custom_type": "y"], as: users.session(1))
             _ = try await api.post(path, ["message_type": "ADMM", "message": "c"])
-            #expect(texts(try await api.get("\(path)?message_type=ADMM")) == ["c"])
-            #expect(texts(try await api.get("\(path)?custom_types=y")) == ["b"])
-            #expect(texts(try await api.get("\(path)?sender_ids=\(users[0])")) == ["a"])
+            #expect(try texts(try await api.get("\(path)?message_type=ADMM")) == ["c"])
+            #expect(try texts(try await api.get("\(path)?custom_types=y")) == ["b"])
+            #expect(try texts(try await api.get("\(path)?sender_ids=\(users[0])")) == ["a"])
         }
     }
 
@@ -178,21 +179,21 @@ import Testing
             #expect(try await api.put(path, ["message": "nope"], as: users.session(1)).status == 403)
             #expect(try await api.put(path, ["message": "nope"], as: users.session(3)).status == 404)
             let edited = try await api.put(path, ["message": "edited"], as: users.session(0))
-            #expect(edited["message"] as? String == "edited")
-            #expect((edited["updated_at"] as? Int ?? 0) > 0)
+            #expect(try edited.decode(MessageBody.self).message == "edited")
+            #expect(try edited.decode(MessageBody.self).updatedAt > 0)
             #expect(try await api.put(path, ["custom_type": "op"], as: users.session(2)).status == 200)
             #expect(try await api.delete(path, as: users.session(1)).status == 403)
             #expect(try await api.delete(path, as: users.session(2)).status == 200)
             #expect(try await api.get(path, as: users.session(0)).status == 404)
             #expect(try await api.put(path, ["message": "again"]).status == 404)
             let history = try await api.get("/v3/group_channels/\(url)/messages", as: users.session(0))
-            #expect((history["messages"] as? [[String: Any]])?.isEmpty == true)
+            #expect(try history.decode(MessageList.self).messages.isEmpty)
             #expect(try await api.get("/v3/group_channels/\(url)/messages?include_removed=true", as: users.session(0)).status == 403)
             let removed = try await api.get("/v3/group_channels/\(url)/messages?include_removed=true")
-            let first = (removed["messages"] as? [[String: Any]])?.first
-            #expect(first?["is_removed"] as? Bool == true)
-            #expect(first?["message"] as? String == "")
-            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count")["total"] as? Int == 0)
+            let first = try removed.decode(MessageList.self).messages.first
+            #expect(first?.isRemoved == true)
+            #expect(first?.message == "")
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count").decode(TotalCountBody.self).total == 0)
             #expect(try await api.get("/v3/group_channels/\(url)/messages/abc").code == 400101)
         }
     }
@@ -205,7 +206,7 @@ import Testing
             let path = "/v3/group_channels/\(url)/messages"
             let blocked = try await api.post(path, ["message": "x"], as: users.session(1))
             #expect(blocked.status == 403)
-            #expect(blocked.code == 900050)
+            #expect(try blocked.code == 900050)
             #expect(try await api.post(path, ["message": "x"], as: users.session(0)).status == 201)
             #expect(try await api.post(path, ["message": "x", "user_id": users[1]]).status == 201)
         }
@@ -217,9 +218,9 @@ import Testing
             let url = try await api.createChannel(["user_ids": [users[0]], "is_ephemeral": true])
             let sent = try await api.post("/v3/group_channels/\(url)/messages", ["message": "gone"], as: users.session(0))
             #expect(sent.status == 201)
-            #expect(sent["message"] as? String == "gone")
-            #expect(texts(try await api.get("/v3/group_channels/\(url)/messages")).isEmpty)
-            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count")["total"] as? Int == 0)
+            #expect(try sent.decode(MessageBody.self).message == "gone")
+            #expect(try texts(try await api.get("/v3/group_channels/\(url)/messages")).isEmpty)
+            #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count").decode(TotalCountBody.self).total == 0)
         }
     }
 
@@ -230,45 +231,51 @@ import Testing
             #expect(try await api.put("/v3/group_channels/\(url)/hide", [:], as: users.session(1)).status == 200)
             #expect(try await api.put("/v3/group_channels/\(url)/hide", ["allow_auto_unhide": false], as: users.session(2)).status == 200)
             _ = try await sendMany(api, url, 1, as: users.session(0))
-            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(1))["hidden_state"] as? String == "unhidden")
-            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(2))["hidden_state"] as? String == "hidden_prevent_auto_unhide")
+            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(1)).decode(ChannelBody.self).hiddenState == "unhidden")
+            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(2)).decode(ChannelBody.self).hiddenState == "hidden_prevent_auto_unhide")
         }
     }
 
     @Test func resetHistoryAndHidePreviousMessagesHideOlderMessagesForThatUserOnly() async throws {
-        try await TestServer.withAPI { api in
+        // The reset comes after the old messages and before the new one. A channel's messages take
+        // successive milliseconds from the clock's on (the two old ones the first two), so the
+        // clock moves well past them.
+        let time = ManualClock(1_800_000_000_000)
+        try await TestServer.withAPI(clock: time.clock) { api in
             let users = try await api.cast("visible", 3)
             let url = try await api.createChannel(["user_ids": [users[0], users[1], users[2]]])
             _ = try await sendMany(api, url, 2, as: users.session(0), prefix: "old")
-            try await Task.sleep(for: .milliseconds(5))
+            time.advance(by: 5)
             #expect(try await api.put("/v3/group_channels/\(url)/reset_user_history", [:], as: users.session(1)).status == 200)
             #expect(try await api.put("/v3/group_channels/\(url)/hide", ["hide_previous_messages": true], as: users.session(2)).status == 200)
-            try await Task.sleep(for: .milliseconds(5))
+            time.advance(by: 5)
             _ = try await sendMany(api, url, 1, as: users.session(0), prefix: "new")
             let path = "/v3/group_channels/\(url)/messages"
-            #expect(texts(try await api.get(path, as: users.session(0))) == ["old0", "old1", "new0"])
-            #expect(texts(try await api.get(path, as: users.session(1))) == ["new0"])
-            #expect(texts(try await api.get(path, as: users.session(2))) == ["new0"])
-            #expect(texts(try await api.get("\(path)?user_id=\(users[1])")) == ["new0"])
-            #expect(try await api.get("\(path)/total_count", as: users.session(1))["total"] as? Int == 1)
+            #expect(try texts(try await api.get(path, as: users.session(0))) == ["old0", "old1", "new0"])
+            #expect(try texts(try await api.get(path, as: users.session(1))) == ["new0"])
+            #expect(try texts(try await api.get(path, as: users.session(2))) == ["new0"])
+            #expect(try texts(try await api.get("\(path)?user_id=\(users[1])")) == ["new0"])
+            #expect(try await api.get("\(path)/total_count", as: users.session(1)).decode(TotalCountBody.self).total == 1)
         }
     }
 }
 
 @Suite struct ChatHistoryOptionTests {
     @Test func withoutChatHistoryLateJoinersSeeOnlyNewMessages() async throws {
-        try await TestServer.withAPI({ $0.chatHistory = false }) { api in
+        // The join a millisecond after the first message; the second in the join's millisecond.
+        let time = ManualClock(1_800_000_000_000)
+        try await TestServer.withAPI({ $0.chatHistory = false }, clock: time.clock) { api in
             let users = try await api.cast("latejoin", 2)
             let url = try await api.createChannel(["user_ids": [users[0]], "is_public": true])
             let path = "/v3/group_channels/\(url)/messages"
             #expect(try await api.post(path, ["message": "before"], as: users.session(0)).status == 201)
-            try await Task.sleep(for: .milliseconds(5))
+            time.advance(by: 1)
             #expect(try await api.put("/v3/group_channels/\(url)/join", [:], as: users.session(1)).status == 200)
             #expect(try await api.post(path, ["message": "after"], as: users.session(0)).status == 201)
             let seen = try await api.get(path, as: users.session(1))
-            #expect((seen["messages"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String } == ["after"])
+            #expect(try seen.decode(MessageList.self).texts == ["after"])
             let all = try await api.get(path, as: users.session(0))
-            #expect((all["messages"] as? [[String: Any]] ?? []).count == 2)
+            #expect(try all.decode(MessageList.self).messages.count == 2)
         }
     }
 }

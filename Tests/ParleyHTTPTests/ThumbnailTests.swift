@@ -14,15 +14,11 @@ import Testing
     /// (box, real size, type) of each thumbnail, checked against the downloaded bytes' type.
     private func thumbnails(_ api: API, _ sent: APIResponse) async throws -> [(box: String, real: String, type: String?)] {
         var result: [(String, String, String?)] = []
-        for thumbnail in sent.json.thumbnails {
-            let download = try await api.download(try #require(thumbnail["url"] as? String))
+        for thumbnail in try sent.decode(MessageBody.self).thumbnails ?? [] {
+            let download = try await api.download(thumbnail.url)
             #expect(download.status == 200)
             #expect(download["Content-Length"] == "\(download.bytes.count)")
-            result.append((
-                "\(thumbnail["width"] as! Int)x\(thumbnail["height"] as! Int)",
-                "\(thumbnail["real_width"] as! Int)x\(thumbnail["real_height"] as! Int)",
-                download["Content-Type"]
-            ))
+            result.append(("\(thumbnail.width)x\(thumbnail.height)", "\(thumbnail.realWidth)x\(thumbnail.realHeight)", download["Content-Type"]))
         }
         return result
     }
@@ -37,8 +33,9 @@ import Testing
             #expect(made.map(\.box) == ["100x100", "200x200", "400x400"])
             #expect(made.map(\.real) == ["100x75", "200x150", "400x300"])
             #expect(made.allSatisfy { $0.type == "image/jpeg" })
-            #expect((landscape.json.thumbnails.first?["url"] as? String)?.contains("?auth=") == true)
-            #expect((landscape.json.thumbnails.first?["plain_url"] as? String)?.contains("?auth=") == false)
+            let first = try landscape.decode(MessageBody.self).thumbnails?.first
+            #expect(first?.url.contains("?auth=") == true)
+            #expect(first?.plainURL.contains("?auth=") == false)
 
             let portrait = try await api.upload(url, ["thumbnail1": "160x160"], file: FormFile(contentType: "image/jpeg", bytes: try Media.jpeg(300, 600)), as: users.session(0))
             #expect(try await thumbnails(api, portrait).map(\.real) == ["80x160"])
@@ -55,13 +52,13 @@ import Testing
             let pngThumbnail = try #require(try await thumbnails(api, png).first)
             #expect(pngThumbnail.real == "50x25")
             #expect(pngThumbnail.type == "image/png")
-            let link = try #require(png.json.thumbnails.first?["url"] as? String)
+            let link = try #require(try png.decode(MessageBody.self).thumbnails?.first?.url)
             let bytes = try await api.download(link).bytes
             #expect(bytes.count > 26 && bytes[25] == 6, "PNG colour type 6: RGBA, alpha kept")
 
             let video = try await api.upload(url, ["thumbnail1": "320x320"], file: FormFile(fileName: "clip.mp4", contentType: "video/mp4", bytes: try Media.video()), as: users.session(0))
             #expect(video.status == 201)
-            #expect(video.json.file["type"] as? String == "video/mp4")
+            #expect(try video.decode(MessageBody.self).file?.type == "video/mp4")
             let frame = try #require(try await thumbnails(api, video).first)
             #expect(frame.real == "320x240")
             #expect(frame.type == "image/jpeg")
@@ -74,20 +71,20 @@ import Testing
             let bomb = Media.pngBomb(60_000, 60_000)
             let bombSent = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(fileName: "bomb.png", contentType: "image/png", bytes: bomb), as: users.session(0))
             #expect(bombSent.status == 201, "\(bombSent.text)")
-            #expect(bombSent.json.thumbnails.isEmpty)
-            #expect(try await api.download(try #require(bombSent.json.file["url"] as? String)).bytes == bomb)
+            #expect(try bombSent.decode(MessageBody.self).thumbnails?.isEmpty == true)
+            #expect(try await api.download(try #require(bombSent.decode(MessageBody.self).file?.url)).bytes == bomb)
 
             let fake = Media.random(20_000)
             let fakeSent = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(fileName: "x.png", contentType: "image/png", bytes: fake), as: users.session(0))
             #expect(fakeSent.status == 201)
-            #expect(fakeSent.json.thumbnails.isEmpty)
-            #expect(fakeSent.json.file["type"] as? String == "image/png", "the declared type is kept")
+            #expect(try fakeSent.decode(MessageBody.self).thumbnails?.isEmpty == true)
+            #expect(try fakeSent.decode(MessageBody.self).file?.type == "image/png", "the declared type is kept")
 
             // A truncated JPEG is refused by the decoder rather than half-thumbnailed.
             let jpeg = try Media.jpeg(800, 600)
             let truncated = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(contentType: "image/jpeg", bytes: Array(jpeg.prefix(jpeg.count / 3))), as: users.session(0))
             #expect(truncated.status == 201)
-            #expect(truncated.json.thumbnails.isEmpty)
+            #expect(try truncated.decode(MessageBody.self).thumbnails?.isEmpty == true)
             #expect(try await api.get("/health").status == 200)
         }
     }
@@ -99,11 +96,11 @@ import Testing
             #expect(image.count > 10_000)
             let sent = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(contentType: "image/jpeg", bytes: image), as: users.session(0))
             #expect(sent.status == 201)
-            #expect(sent.json.thumbnails.isEmpty)
-            #expect(try await api.download(try #require(sent.json.file["url"] as? String)).bytes == image)
+            #expect(try sent.decode(MessageBody.self).thumbnails?.isEmpty == true)
+            #expect(try await api.download(try #require(sent.decode(MessageBody.self).file?.url)).bytes == image)
             // The budget comes back: a small image still gets its thumbnail.
             let small = try await api.upload(url, ["thumbnail1": "10x10"], file: FormFile(contentType: "image/jpeg", bytes: try Media.jpeg(40, 30)), as: users.session(0))
-            #expect(small.json.thumbnails.count == 1)
+            #expect(try small.decode(MessageBody.self).thumbnails?.count == 1)
         }
     }
 }

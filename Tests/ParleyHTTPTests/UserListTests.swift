@@ -11,10 +11,10 @@ import Testing
         repeat {
             let response = try await api.get("\(path)&limit=\(limit)&token=\(token)")
             #expect(response.status == 200, "\(response.text)")
-            let users = try #require(response["users"] as? [[String: Any]])
-            #expect(users.count <= limit)
-            seen += users.compactMap { $0["user_id"] as? String }
-            token = try #require(response["next"] as? String)
+            let users = try response.decode(UserList.self)
+            #expect(users.items.count <= limit)
+            seen += users.items.map(\.userID)
+            token = users.next
             try await between(page)
             page += 1
         } while !token.isEmpty && page < 100
@@ -47,14 +47,14 @@ import Testing
             #expect(try await api.put("/v3/users/\(prefix)-2", ["is_active": false]).status == 200)
 
             let byIDs = try await api.get("/v3/users?user_ids=\(prefix)-0,\(prefix)-1,\(prefix)-2,\(prefix)-nope")
-            #expect((byIDs["users"] as? [[String: Any]])?.count == 2)
+            #expect(try byIDs.decode(UserList.self).items.count == 2)
             let all = try await api.get("/v3/users?user_ids=\(prefix)-0,\(prefix)-1,\(prefix)-2&active_mode=all")
-            #expect((all["users"] as? [[String: Any]])?.count == 3)
+            #expect(try all.decode(UserList.self).items.count == 3)
             let deactivated = try await api.get("/v3/users?nickname_startswith=\(prefix)&active_mode=deactivated")
-            #expect((deactivated["users"] as? [[String: Any]])?.compactMap { $0["user_id"] as? String } == ["\(prefix)-2"])
-            let byNickname = try await api.get("/v3/users?nickname_startswith=\(prefix)-nick1")
-            #expect((byNickname["users"] as? [[String: Any]])?.compactMap { $0["user_id"] as? String } == ["\(prefix)-1"])
-            #expect(byNickname["next"] as? String == "")
+            #expect(try deactivated.decode(UserList.self).items.map(\.userID) == ["\(prefix)-2"])
+            let byNickname = try await api.get("/v3/users?nickname_startswith=\(prefix)-nick1").decode(UserList.self)
+            #expect(byNickname.items.map(\.userID) == ["\(prefix)-1"])
+            #expect(byNickname.next == "")
         }
     }
 
@@ -63,7 +63,7 @@ import Testing
         try await TestServer.withAPI { api in
             for index in 0..<3 { try await api.createUser("\(prefix)-\(index)", nickname: prefix) }
             let first = try await api.get("/v3/users?nickname_startswith=\(prefix)&limit=1")
-            let token = try #require(first["next"] as? String)
+            let token = try first.decode(UserList.self).next
             #expect(!token.isEmpty)
             #expect(try await api.get("/v3/users?nickname_startswith=\(prefix)&limit=1&token=\(token)").status == 200)
 
@@ -72,10 +72,10 @@ import Testing
             for bad in [String(tampered), "garbage", token + "x", "\(token.prefix(10))"] {
                 let response = try await api.get("/v3/users?nickname_startswith=\(prefix)&limit=1&token=\(bad)")
                 #expect(response.status == 400)
-                #expect(response.code == 400109)
+                #expect(try response.code == 400109)
             }
             let otherFilter = try await api.get("/v3/users?nickname_startswith=zzz&limit=1&token=\(token)")
-            #expect(otherFilter.code == 400109)
+            #expect(try otherFilter.code == 400109)
         }
     }
 
@@ -84,7 +84,7 @@ import Testing
         try await TestServer.withAPI { api in
             let response = try await api.get("/v3/users?\(query)")
             #expect(response.status == 400)
-            #expect(response.code == code)
+            #expect(try response.code == code)
         }
     }
 }

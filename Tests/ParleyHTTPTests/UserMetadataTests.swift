@@ -10,27 +10,27 @@ import Testing
             let base = "/v3/users/\(userID)/metadata"
             let created = try await api.post(base, ["metadata": ["a": "1", "b": "2"]], as: .session(token))
             #expect(created.status == 201)
-            #expect((created.json as? [String: String]) == ["a": "1", "b": "2"])
+            #expect(try created.decode([String: String].self) == ["a": "1", "b": "2"])
             let duplicate = try await api.post(base, ["metadata": ["a": "x"]])
             #expect(duplicate.status == 409)
-            #expect(duplicate.code == 400202)
+            #expect(try duplicate.code == 400202)
 
-            #expect((try await api.get(base).json as? [String: String]) == ["a": "1", "b": "2"])
-            #expect((try await api.get("\(base)/a").json as? [String: String]) == ["a": "1"])
+            #expect(try await api.get(base).decode([String: String].self) == ["a": "1", "b": "2"])
+            #expect(try await api.get("\(base)/a").decode([String: String].self) == ["a": "1"])
             #expect(try await api.get("\(base)/zzz").code == 400201)
 
             #expect(try await api.put(base, ["metadata": ["a": "10", "c": "3"]]).status == 200)
             let strict = try await api.put(base, ["metadata": ["d": "4"], "upsert": false])
             #expect(strict.status == 404)
-            #expect(strict.code == 400201)
+            #expect(try strict.code == 400201)
             #expect(try await api.put("\(base)/b", ["value": "20"]).status == 200)
-            #expect((try await api.get(base).json as? [String: String]) == ["a": "10", "b": "20", "c": "3"])
+            #expect(try await api.get(base).decode([String: String].self) == ["a": "10", "b": "20", "c": "3"])
 
             #expect(try await api.delete("\(base)/a").status == 200)
             #expect(try await api.delete("\(base)/a").code == 400201)
-            #expect((try await api.get("/v3/users/\(userID)")["metadata"] as? [String: String]) == ["b": "20", "c": "3"])
+            #expect(try await api.get("/v3/users/\(userID)").decode(UserBody.self).metadata == ["b": "20", "c": "3"])
             #expect(try await api.delete(base).status == 200)
-            #expect((try await api.get(base).json as? [String: String]) == [:])
+            #expect(try await api.get(base).decode([String: String].self) == [:])
         }
     }
 
@@ -43,8 +43,8 @@ import Testing
             #expect(try await api.put(base, ["metadata": ninetyNine]).status == 200)
             let over = try await api.put(base, ["metadata": ["x1": "v", "x2": "v"]])
             #expect(over.status == 409)
-            #expect(over.code == 400203)
-            #expect((try await api.get(base).json).count == 99)
+            #expect(try over.code == 400203)
+            #expect(try await api.get(base).decode([String: String].self).count == 99)
             #expect(try await api.put(base, ["metadata": ["k1": String(repeating: "v", count: 191)]]).code == 400110)
             #expect(try await api.put(base, ["metadata": "flat"]).code == 400103)
             #expect(try await api.put(base, [:]).code == 400105)
@@ -68,7 +68,7 @@ import Testing
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == 200 }.count == 2)
-            #expect((try await api.get(base).json).count == 80)
+            #expect(try await api.get(base).decode([String: String].self).count == 80)
         }
     }
 }

@@ -10,24 +10,25 @@ import Testing
                 "user_id": userID, "nickname": "Ann", "profile_url": "https://img/a.png", "metadata": ["k": "v"],
             ])
             #expect(created.status == 201)
-            #expect(created["user_id"] as? String == userID)
-            #expect(created["nickname"] as? String == "Ann")
-            #expect(created["profile_url"] as? String == "https://img/a.png")
-            #expect(created["is_active"] as? Bool == true)
-            #expect(created["is_online"] as? Bool == false)
-            #expect(created["last_seen_at"] as? Int == 0)
-            #expect((created["created_at"] as? Int ?? 0) > 1_600_000_000_000)
-            #expect((created["metadata"] as? [String: String]) == ["k": "v"])
-            #expect(created["session_token"] == nil)
+            let user = try created.decode(UserBody.self)
+            #expect(user.userID == userID)
+            #expect(user.nickname == "Ann")
+            #expect(user.profileURL == "https://img/a.png")
+            #expect(user.isActive == true)
+            #expect(user.isOnline == false)
+            #expect(user.lastSeenAt == 0)
+            #expect(user.createdAt ?? 0 > 1_600_000_000_000)
+            #expect(user.metadata == ["k": "v"])
+            #expect(created.rawJSON["session_token"] == nil, "absent unless asked for")
 
             let fetched = try await api.get("/v3/users/\(userID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)")
             #expect(fetched.status == 200)
-            #expect(fetched["created_at"] as? Int == created["created_at"] as? Int)
+            #expect(try fetched.decode(UserBody.self).createdAt == user.createdAt)
 
             let duplicate = try await api.post("/v3/users", ["user_id": userID, "nickname": "Other"])
             #expect(duplicate.status == 409)
-            #expect(duplicate.code == 400202)
-            #expect(try await api.get("/v3/users/\(userID)")["nickname"] as? String == "Ann")
+            #expect(try duplicate.code == 400202)
+            #expect(try await api.get("/v3/users/\(userID)").decode(UserBody.self).nickname == "Ann")
         }
     }
 
@@ -50,7 +51,7 @@ import Testing
             if body["user_id"] as? String == "ok" { body["user_id"] = uniqueID("ok") }
             let response = try await api.post("/v3/users", body)
             #expect(response.status == 400)
-            #expect(response.code == code, "\(response.text)")
+            #expect(try response.code == code, "\(response.text)")
             if let userID = body["user_id"] as? String, !userID.isEmpty {
                 // Nothing was created: a well-formed id is unknown (404), a malformed one refused (400).
                 let path = userID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
@@ -64,7 +65,7 @@ import Testing
             let metadata = Dictionary(uniqueKeysWithValues: (0...100).map { ("k\($0)", "v") })
             let response = try await api.post("/v3/users", ["user_id": uniqueID("many"), "nickname": "n", "metadata": metadata])
             #expect(response.status == 409)
-            #expect(response.code == 400203)
+            #expect(try response.code == 400203)
         }
     }
 
@@ -88,16 +89,16 @@ import Testing
             let token = try await api.createUser(userID)
             let own = try await api.put("/v3/users/\(userID)", ["nickname": "New", "profile_url": "p"], as: .session(token))
             #expect(own.status == 200)
-            #expect(own["nickname"] as? String == "New")
-            #expect(own["profile_url"] as? String == "p")
+            #expect(try own.decode(UserBody.self).nickname == "New")
+            #expect(try own.decode(UserBody.self).profileURL == "p")
             let admin = try await api.put("/v3/users/\(userID)", ["is_active": false, "leave_all_when_deactivated": true])
-            #expect(admin["is_active"] as? Bool == false)
-            #expect(admin["nickname"] as? String == "New")
+            #expect(try admin.decode(UserBody.self).isActive == false)
+            #expect(try admin.decode(UserBody.self).nickname == "New")
             let wrongType = try await api.put("/v3/users/\(userID)", ["is_active": "no"])
-            #expect(wrongType.code == 400104)
+            #expect(try wrongType.code == 400104)
             let missing = try await api.put("/v3/users/\(uniqueID("nobody"))", ["nickname": "x"])
             #expect(missing.status == 404)
-            #expect(missing.code == 400201)
+            #expect(try missing.code == 400201)
         }
     }
 
@@ -111,7 +112,7 @@ import Testing
             #expect(try await api.delete("/v3/users/\(userID)").status == 404)
             // The id is free again, with nothing left over from before.
             try await api.createUser(userID)
-            #expect((try await api.get("/v3/users/\(userID)")["metadata"] as? [String: String]) == [:])
+            #expect(try await api.get("/v3/users/\(userID)").decode(UserBody.self).metadata == [:])
         }
     }
 
@@ -123,7 +124,7 @@ import Testing
                 .replacingOccurrences(of: "@", with: "%40")
             let fetched = try await api.get("/v3/users/\(escaped)")
             #expect(fetched.status == 200)
-            #expect(fetched["user_id"] as? String == userID)
+            #expect(try fetched.decode(UserBody.self).userID == userID)
             // A malformed escape is taken literally, and `%` is no user id character: 400111.
             #expect(try await api.get("/v3/users/\(escaped)%zz").code == 400111)
             #expect(try await api.get("/v3/users/\(escaped)%4").code == 400111)
@@ -134,7 +135,7 @@ import Testing
         try await TestServer.withAPI { api in
             let response = try await api.get("/v3/users/\(uniqueID("ghost"))")
             #expect(response.status == 404)
-            #expect(response.code == 400201)
+            #expect(try response.code == 400201)
         }
     }
 
@@ -143,9 +144,9 @@ import Testing
         try await TestServer.withAPI { api in
             let token = try await api.createUser(userID)
             let path = "/v3/users/\(userID)/channel_invitation_preference"
-            #expect(try await api.get(path, as: .session(token))["auto_accept"] as? Bool == true)
-            #expect(try await api.put(path, ["auto_accept": false], as: .session(token))["auto_accept"] as? Bool == false)
-            #expect(try await api.get(path)["auto_accept"] as? Bool == false)
+            #expect(try await api.get(path, as: .session(token)).decode(InvitationPreferenceBody.self).autoAccept == true)
+            #expect(try await api.put(path, ["auto_accept": false], as: .session(token)).decode(InvitationPreferenceBody.self).autoAccept == false)
+            #expect(try await api.get(path).decode(InvitationPreferenceBody.self).autoAccept == false)
             #expect(try await api.put(path, [:]).code == 400105)
             #expect(try await api.put(path, ["auto_accept": 1]).code == 400104)
             #expect(try await api.get("/v3/users/\(uniqueID("ghost"))/channel_invitation_preference").code == 400201)
@@ -157,14 +158,14 @@ import Testing
         try await TestServer.withAPI { api in
             try await api.createUser(userID)
             let past = try await api.post("/v3/users/\(userID)/token", ["expires_at": 1000])
-            #expect(past.code == 400111)
+            #expect(try past.code == 400111)
             let text = try await api.post("/v3/users/\(userID)/token", ["expires_at": "tomorrow"])
-            #expect(text.code == 400101)
+            #expect(try text.code == 400101)
             let ghost = try await api.post("/v3/users/\(uniqueID("ghost"))/token")
-            #expect(ghost.code == 400201)
-            let issued = try await api.post("/v3/users/\(userID)/token")
-            #expect(issued["user_id"] as? String == userID)
-            let expiresAt = try #require(issued["expires_at"] as? Int)
+            #expect(try ghost.code == 400201)
+            let issued = try await api.post("/v3/users/\(userID)/token").decode(SessionTokenBody.self)
+            #expect(issued.userID == userID)
+            let expiresAt = issued.expiresAt
             let week = 7 * 24 * 3600 * 1000
             #expect(abs(expiresAt - Int(Date().timeIntervalSince1970 * 1000) - week) < 60_000)
         }
@@ -179,11 +180,11 @@ import Testing
         try await TestServer.withAPI { api in
             let created = try await api.post("/v3/users", ["user_id": userID, "nickname": nickname, "metadata": metadata])
             #expect(created.status == 201, "\(created.text)")
-            let fetched = try await api.get("/v3/users/\(userID)")
-            #expect(fetched["nickname"] as? String == nickname)
-            #expect((fetched["metadata"] as? [String: String]) == metadata)
-            let listed = try await api.get("/v3/users?user_ids=\(userID)")
-            #expect(((listed["users"] as? [[String: Any]])?.first?["metadata"] as? [String: String]) == metadata)
+            let fetched = try await api.get("/v3/users/\(userID)").decode(UserBody.self)
+            #expect(fetched.nickname == nickname)
+            #expect(fetched.metadata == metadata)
+            let listed = try await api.get("/v3/users?user_ids=\(userID)").decode(UserList.self)
+            #expect(listed.items.first?.metadata == metadata)
         }
     }
 }

@@ -8,11 +8,15 @@ struct TestDatabase {
     let name: String
     let conninfo: String
 
+    /// Without it (the tests were not started by scripts/test) every test that needs the
+    /// cluster fails with this message, rather than the first one crashing the whole run.
     static var adminConninfo: String {
-        guard let url = ProcessInfo.processInfo.environment["PARLEY_TEST_ADMIN_DATABASE_URL"] else {
-            fatalError("PARLEY_TEST_ADMIN_DATABASE_URL is not set: run the tests with ./scripts/test")
+        get throws {
+            guard let url = ProcessInfo.processInfo.environment["PARLEY_TEST_ADMIN_DATABASE_URL"] else {
+                throw MissingSetting("PARLEY_TEST_ADMIN_DATABASE_URL is not set: run the tests with scripts/test")
+            }
+            return url
         }
-        return url
     }
 
     static let logger: Logger = {
@@ -23,6 +27,7 @@ struct TestDatabase {
 
     static func create() throws -> TestDatabase {
         let name = "parley_pgtest_\(UUID().uuidString.prefix(8).lowercased())"
+        let adminConninfo = try adminConninfo
         let admin = try PostgresConnection(conninfo: adminConninfo, logger: logger)
         try admin.execute("CREATE DATABASE \(name)")
         // libpq lets a later keyword override an earlier one.
@@ -34,9 +39,16 @@ struct TestDatabase {
     }
 
     func drop() {
-        guard let admin = try? PostgresConnection(conninfo: Self.adminConninfo, logger: Self.logger) else { return }
+        guard let admin = try? PostgresConnection(conninfo: try Self.adminConninfo, logger: Self.logger) else { return }
         _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
+}
+
+/// A setting the tests need and were not given; swift-testing records the message as the
+/// test's failure.
+struct MissingSetting: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// A folder of migration files written for one test.

@@ -15,7 +15,7 @@ import Testing
             func lastMessage(_ path: String, as credential: Credential) async throws -> String? {
                 let channel = try await api.get(path, as: credential)
                 #expect(channel.status == 200, "\(channel.text)")
-                return (channel["last_message"] as? [String: Any])?["message"] as? String
+                return try channel.decode(ChannelBody.self).lastMessage?.message
             }
             let channelPath = "/v3/group_channels/\(url)"
             #expect(try await lastMessage(channelPath, as: users.session(0)) == "secret")
@@ -25,8 +25,8 @@ import Testing
             #expect(try await lastMessage("\(channelPath)?user_id=\(users[1])", as: .admin) == nil)
             #expect(try await api.get("\(channelPath)/messages", as: users.session(1)).status == 403)
             let list = try await api.get("/v3/group_channels?channel_urls=\(url)", as: users.session(1))
-            let listed = try #require((list["channels"] as? [[String: Any]])?.first)
-            #expect(listed["last_message"] is NSNull)
+            let listed = try #require((list.rawJSON["channels"] as? [[String: Any]])?.first)
+            #expect(listed["last_message"] is NSNull, "there, and null")
         }
     }
 
@@ -36,10 +36,10 @@ import Testing
             #expect(try await api.put("/v3/users/\(users[1])/channel_invitation_preference", ["auto_accept": false]).status == 200)
             let url = try await api.createChannel(["user_ids": [users[2]], "operator_ids": [users[1], users[2]]], as: users.session(0))
             let member = try await api.get("/v3/group_channels/\(url)/members/\(users[1])")
-            #expect(member["state"] as? String == "invited")
-            #expect(try await api.get("/v3/group_channels/\(url)/members/\(users[2])")["state"] as? String == "joined")
+            #expect(try member.decode(MemberCheckBody.self).state == "invited")
+            #expect(try await api.get("/v3/group_channels/\(url)/members/\(users[2])").decode(MemberCheckBody.self).state == "joined")
             let operators = try await api.get("/v3/group_channels/\(url)/operators")
-            #expect((operators["operators"] as? [[String: Any]])?.count == 2, "both are operators")
+            #expect(try operators.decode(OperatorList.self).items.count == 2, "both are operators")
             #expect(try await api.put("/v3/group_channels/\(url)/freeze", ["freeze": true], as: users.session(1)).status == 403,
                     "an invited operator does not manage the channel until they accept")
         }
@@ -50,7 +50,7 @@ import Testing
             let users = try await api.cast("lockfirst", 2)
             let url = try await api.createChannel(["user_ids": []], as: users.session(0))
             let sent = try await api.post("/v3/group_channels/\(url)/messages", ["message": "m"], as: users.session(0))
-            let messageID = try #require(sent["message_id"] as? Int)
+            let messageID = try sent.decode(MessageBody.self).messageID
             let outsiderURL = try await api.createChannel(["user_ids": []], as: users.session(1))
             // Another transaction holds the message's row.
             let holder = try PostgresConnection(conninfo: TestServer.databaseURL, logger: TestServer.logger)
@@ -67,7 +67,8 @@ import Testing
                     ["sorted_metaarray": [["key": "k", "value": ["v"]]]], as: users.session(1))
                 answered.withLock { $0 = own.status * 1000 + real.status }
             }
-            try await Task.sleep(for: .seconds(2))
+            // Both answers must come while the row is still locked: wait for them, not for a lock.
+            try await eventually { answered.withLock { $0 } != nil }
             let whileLocked = answered.withLock { $0 }
             try holder.execute("ROLLBACK")
             _ = try await request.value
@@ -81,13 +82,13 @@ import Testing
             let members = (0..<150).map { ["user_id": "\(prefix)-\($0)"] }
             let created = try await api.post("/v3/group_channels", ["users": members, "is_super": true])
             #expect(created.status == 201, "\(created.text)")
-            let url = try #require(created["channel_url"] as? String)
-            let channel = try await api.get("/v3/group_channels/\(url)?show_member=true&show_read_receipt=true")
-            #expect(channel["member_count"] as? Int == 150)
-            #expect((channel["members"] as? [Any])?.count == 100)
-            #expect((channel["read_receipt"] as? [String: Any])?.count == 100)
-            let page = try await api.get("/v3/group_channels/\(url)/members?limit=100")
-            #expect(page["next"] as? String != "", "the members list pages through the rest")
+            let url = try created.decode(ChannelBody.self).channelURL
+            let channel = try await api.get("/v3/group_channels/\(url)?show_member=true&show_read_receipt=true").decode(ChannelBody.self)
+            #expect(channel.memberCount == 150)
+            #expect(channel.members?.count == 100)
+            #expect(channel.readReceipt?.count == 100)
+            let page = try await api.get("/v3/group_channels/\(url)/members?limit=100").decode(MemberList.self)
+            #expect(page.next != "", "the members list pages through the rest")
         }
     }
 }

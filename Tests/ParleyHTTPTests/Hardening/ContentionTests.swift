@@ -42,8 +42,8 @@ import Testing
                 }
                 #expect(!statuses.value.contains { $0 >= 500 }, "round \(round): \(statuses.value.filter { $0 >= 500 })")
                 #expect(try await api.get("/v3/users/\(leaver[0])/my_group_channels").channelURLs.isEmpty)
-                let channel = try await api.get("/v3/group_channels/\(channels[0])")
-                #expect(channel["member_count"] as? Int == 3, "counts are right after the race")
+                let channel = try await api.get("/v3/group_channels/\(channels[0])").decode(ChannelBody.self)
+                #expect(channel.memberCount == 3, "counts are right after the race")
             }
         }
     }

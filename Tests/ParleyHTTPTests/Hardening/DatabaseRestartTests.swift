@@ -42,7 +42,8 @@ import Testing
                                 sequence += 1
                                 let sent = try await client.post(
                                     "/v3/group_channels/\(url)/messages", ["message": "\(index)-\(sequence)"], as: users.session(index))
-                                outcomes.update { $0.append(Outcome(at: .now, status: sent.status, messageID: sent["message_id"] as? Int)) }
+                                let messageID = try sent.status == 201 ? sent.decode(MessageBody.self).messageID : nil
+                                outcomes.update { $0.append(Outcome(at: .now, status: sent.status, messageID: messageID)) }
                             }
                         }
                     }

@@ -12,8 +12,8 @@ import Testing
             let users = try await api.cast("deact", 2)
             let url = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             let sent = try await api.upload(url, file: FormFile(bytes: [1, 2, 3]), as: users.session(0))
-            let plain = try #require((sent.json.file["url"] as? String)?.components(separatedBy: "?").first)
-            let key = try #require(try await api.post("/v3/users/\(users[1])/file_auth_key", as: users.session(1))["auth"] as? String)
+            let plain = try #require(try sent.decode(MessageBody.self).file?.url.components(separatedBy: "?").first)
+            let key = try await api.post("/v3/users/\(users[1])/file_auth_key", as: users.session(1)).decode(FileAuthKeyBody.self).auth
             #expect(try await api.download(plain + "?auth=\(key)").status == 200)
             let deactivated = try await api.put("/v3/users/\(users[1])", ["is_active": false, "leave_all_when_deactivated": false])
             #expect(deactivated.status == 200)
@@ -22,9 +22,9 @@ import Testing
             #expect(try await api.download(plain + "?auth=\(key)").status == 401, "and stays dead after reactivation")
             let oldSession = try await api.get("/v3/users/\(users[1])", as: users.session(1))
             #expect(oldSession.status == 401, "the session from before deactivation does not come back")
-            #expect(oldSession.code == 400302)
-            let token = try #require(try await api.post("/v3/users/\(users[1])/token")["token"] as? String)
-            let newKey = try #require(try await api.post("/v3/users/\(users[1])/file_auth_key", as: .session(token))["auth"] as? String)
+            #expect(try oldSession.code == 400302)
+            let token = try await api.post("/v3/users/\(users[1])/token").decode(SessionTokenBody.self).token
+            let newKey = try await api.post("/v3/users/\(users[1])/file_auth_key", as: .session(token)).decode(FileAuthKeyBody.self).auth
             #expect(try await api.download(plain + "?auth=\(newKey)").status == 200)
         }
     }
@@ -36,14 +36,14 @@ import Testing
             let users = try await api.cast("recreate", 2)
             let url = try await api.createChannel(["user_ids": [users[1]], "is_public": true], as: users.session(0))
             let sent = try await api.upload(url, file: FormFile(bytes: [4, 5, 6]), as: users.session(0))
-            let plain = try #require((sent.json.file["url"] as? String)?.components(separatedBy: "?").first)
-            let oldKey = try #require(try await api.post("/v3/users/\(users[1])/file_auth_key")["auth"] as? String)
+            let plain = try #require(try sent.decode(MessageBody.self).file?.url.components(separatedBy: "?").first)
+            let oldKey = try await api.post("/v3/users/\(users[1])/file_auth_key").decode(FileAuthKeyBody.self).auth
             #expect(try await api.download(plain + "?auth=\(oldKey)").status == 200)
             #expect(try await api.delete("/v3/users/\(users[1])").status == 200)
             let token = try await api.createUser(users[1])
             #expect(try await api.put("/v3/group_channels/\(url)/join", [:], as: .session(token)).status == 200)
             #expect(try await api.download(plain + "?auth=\(oldKey)").status == 401)
-            let newKey = try #require(try await api.post("/v3/users/\(users[1])/file_auth_key")["auth"] as? String)
+            let newKey = try await api.post("/v3/users/\(users[1])/file_auth_key").decode(FileAuthKeyBody.self).auth
             #expect(try await api.download(plain + "?auth=\(newKey)").status == 200)
         }
     }
@@ -76,11 +76,11 @@ import Testing
         try await TestServer.withAPI({ $0.apiToken = "a-rotated-api-token-0123456789"; $0.fileKey = fileKey }) { api in
             let next = try await api.get("/v3/users?user_ids=\(prefix)-0,\(prefix)-1,\(prefix)-2&limit=1&token=\(token)", as: .apiToken("a-rotated-api-token-0123456789"))
             #expect(next.status == 200, "\(next.text)")
-            #expect((next["users"] as? [[String: Any]])?.first?["user_id"] as? String == "\(prefix)-1")
+            #expect(try next.decode(UserList.self).items.first?.userID == "\(prefix)-1")
         }
         try await TestServer.withAPI({ $0.fileKey = (0..<32).map { UInt8(255 - $0) } }) { api in
             let foreign = try await api.get("/v3/users?user_ids=\(prefix)-0,\(prefix)-1,\(prefix)-2&limit=1&token=\(token)")
-            #expect(foreign.code == 400109)
+            #expect(try foreign.code == 400109)
         }
     }
 
@@ -89,7 +89,7 @@ import Testing
         try await TestServer.withAPI({ $0.fileKey = fileKey }) { api in
             for index in 0..<3 { try await api.createUser("\(prefix)-\(index)") }
             let first = try await api.get("/v3/users?user_ids=\(prefix)-0,\(prefix)-1,\(prefix)-2&limit=1")
-            result.value = try #require(first["next"] as? String)
+            result.value = try first.decode(UserList.self).next
         }
         return result.value
     }

@@ -24,7 +24,7 @@ import Testing
             for (method, path) in requests {
                 let response = try await api.send(method, path, json: method == .get ? nil : [:])
                 #expect(response.status == 400, "\(method) \(path)")
-                #expect(response.code == 400111, "\(method) \(path): \(response.text)")
+                #expect(try response.code == 400111, "\(method) \(path): \(response.text)")
             }
             // A well-formed id of nobody is still listed as having nothing (the admin may ask).
             let unknown = try await api.get("/v3/users/\(uniqueID("nobody"))/unread_channel_count")
@@ -40,7 +40,7 @@ import Testing
                     for credential in [Credential.none, .admin] {
                         let response = try await api.send(method, path, as: credential)
                         #expect(response.status == 405, "\(method) \(path)")
-                        #expect(response.code == 400930, "\(method) \(path)")
+                        #expect(try response.code == 400930, "\(method) \(path)")
                         #expect(response.headers[.allow] == allow, "\(method) \(path)")
                     }
                 }
@@ -55,12 +55,12 @@ import Testing
             try await api.createUser(userID)
             let ignored = try await api.put("/v3/users/\(userID)", ["nickname": "Ann", "extra\u{0}": ["x": "a\u{0}b"]])
             #expect(ignored.status == 200, "\(ignored.text)")
-            #expect(ignored["nickname"] as? String == "Ann")
+            #expect(try ignored.decode(UserBody.self).nickname == "Ann")
             let read = try await api.put("/v3/users/\(userID)", ["nickname": "A\u{0}nn"])
-            #expect(read.code == 400111)
+            #expect(try read.code == 400111)
             let list = try await api.post("/v3/group_channels", ["user_ids": [userID], "operator_ids": ["x\u{0}"]])
-            #expect(list.code == 400111)
-            #expect(try await api.get("/v3/users/\(userID)")["nickname"] as? String == "Ann")
+            #expect(try list.code == 400111)
+            #expect(try await api.get("/v3/users/\(userID)").decode(UserBody.self).nickname == "Ann")
         }
     }
 
@@ -73,24 +73,24 @@ import Testing
             let base = "/v3/group_channels/\(url)"
             // user_id: a malformed one in the body or in the query is 400111 (it was looked up).
             let badBody = try await api.put("\(base)/messages/mark_as_delivered", ["user_id": "a b"])
-            #expect(badBody.code == 400111, "\(badBody.text)")
+            #expect(try badBody.code == 400111, "\(badBody.text)")
             let badQuery = try await api.put("\(base)/messages/mark_as_delivered?user_id=%C3%97", ["user_id": cast[0]])
-            #expect(badQuery.code == 400111, "\(badQuery.text)")
+            #expect(try badQuery.code == 400111, "\(badQuery.text)")
             #expect(try await api.put("\(base)/messages/mark_as_delivered", ["user_id": cast[0]]).status == 200)
             // should_unhide_all: a body value does not hide a malformed query one.
             let unhide = try await api.send(.delete, "\(base)/hide?should_unhide_all=maybe", json: ["user_id": cast[0], "should_unhide_all": false])
-            #expect(unhide.code == 400104, "\(unhide.text)")
+            #expect(try unhide.code == 400104, "\(unhide.text)")
             // reaction: the query's is used, the body's must still be a reaction.
             let sent = try await api.post("\(base)/messages", ["user_id": cast[0], "message": "hi"])
-            let messageID = try #require(sent["message_id"] as? Int)
+            let messageID = try sent.decode(MessageBody.self).messageID
             let reactions = "\(base)/messages/\(messageID)/reactions"
             #expect(try await api.post(reactions, ["user_id": cast[0], "reaction": "ok"]).status == 200)
             let wrongType = try await api.send(.delete, "\(reactions)?reaction=ok", json: ["user_id": cast[0], "reaction": 5])
-            #expect(wrongType.code == 400100, "\(wrongType.text)")
+            #expect(try wrongType.code == 400100, "\(wrongType.text)")
             let empty = try await api.send(.delete, "\(reactions)?reaction=ok", json: ["user_id": cast[0], "reaction": ""])
-            #expect(empty.code == 400111, "\(empty.text)")
+            #expect(try empty.code == 400111, "\(empty.text)")
             let missing = try await api.send(.delete, reactions, json: ["user_id": cast[0]])
-            #expect(missing.code == 400105, "\(missing.text)")
+            #expect(try missing.code == 400105, "\(missing.text)")
             #expect(try await api.send(.delete, "\(reactions)?reaction=ok", json: ["user_id": cast[0]]).status == 200)
         }
     }
@@ -102,7 +102,7 @@ import Testing
             let url = try await api.createChannel(["user_ids": [cast[0]]])
             for link in ["http:x://y", "https:/example.com/a", "ftp://example.com/a", "javascript://x"] {
                 let response = try await api.post("/v3/group_channels/\(url)/messages", ["user_id": cast[0], "message_type": "FILE", "url": link])
-                #expect(response.code == 400111, "\(link): \(response.text)")
+                #expect(try response.code == 400111, "\(link): \(response.text)")
             }
             for link in ["HTTPS://example.com/a.png", "http://example.com/b"] {
                 let response = try await api.post("/v3/group_channels/\(url)/messages", ["user_id": cast[0], "message_type": "FILE", "url": link])
@@ -120,7 +120,7 @@ import Testing
             let fields = ["user_id": cast[0], " custom_type": "spaced", "\t": "tab", "custom_type": "plain"]
             let response = try await api.upload(url, fields, file: FormFile(bytes: Array("hello".utf8)))
             #expect(response.status == 201, "\(response.text)")
-            #expect(response["custom_type"] as? String == "plain")
+            #expect(try response.decode(MessageBody.self).customType == "plain")
         }
     }
 
@@ -132,7 +132,7 @@ import Testing
             let png = try Media.pngWithAlpha(4, 4)
             for box in ["+5x5", "5x-5", " 5x5", "5x5 ", "0x5", "8193x1"] {
                 let response = try await api.upload(url, ["user_id": cast[0], "thumbnail1": box], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png))
-                #expect(response.code == 400111, "\(box): \(response.text)")
+                #expect(try response.code == 400111, "\(box): \(response.text)")
             }
             let fine = try await api.upload(url, ["user_id": cast[0], "thumbnail1": "002X8192"], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png))
             #expect(fine.status == 201, "\(fine.text)")

@@ -26,17 +26,6 @@ extension Credential {
     }
 }
 
-/// A decoded response: status, headers and the JSON body.
-struct APIResponse {
-    let status: Int
-    let headers: HTTPFields
-    let text: String
-    let json: [String: Any]
-
-    var code: Int? { json["code"] as? Int }
-    subscript(key: String) -> Any? { json[key] }
-}
-
 /// Sends real HTTP requests to the test server and decodes the answers.
 struct API: Sendable {
     let client: any TestClientProtocol
@@ -78,9 +67,7 @@ struct API: Sendable {
         credential.apply(to: &headers)
         if body != nil, let contentType { headers[.contentType] = contentType }
         let response = try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        let text = String(buffer: response.body)
-        let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-        return APIResponse(status: Int(response.status.code), headers: response.headers, text: text, json: json)
+        return APIResponse(status: Int(response.status.code), headers: response.headers, text: String(buffer: response.body))
     }
 
     /// Creates a user through the API and returns a session token for them.
@@ -89,7 +76,7 @@ struct API: Sendable {
         let response = try await post("/v3/users", [
             "user_id": userID, "nickname": nickname ?? userID, "profile_url": "", "metadata": metadata, "issue_session_token": true,
         ])
-        guard response.status == 201, let token = response["session_token"] as? String else {
+        guard response.status == 201, let token = try response.decode(UserBody.self).sessionToken else {
             throw TestFailure("creating \(userID) answered \(response.status): \(response.text)")
         }
         return token

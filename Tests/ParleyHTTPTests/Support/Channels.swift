@@ -26,22 +26,21 @@ extension API {
     /// Creates a channel and returns its url; fails the test on anything but 201.
     func createChannel(_ body: [String: Any], as credential: Credential = .admin) async throws -> String {
         let response = try await post("/v3/group_channels", body, as: credential)
-        guard response.status == 201, let url = response["channel_url"] as? String else {
+        guard response.status == 201 else {
             throw TestFailure("creating a channel answered \(response.status): \(response.text)")
         }
-        return url
+        return try response.decode(ChannelBody.self).channelURL
     }
 
     /// The user ids of a channel's members list (first page of 100).
     func memberIDs(_ channelURL: String, _ query: String = "") async throws -> [String] {
-        let response = try await get("/v3/group_channels/\(channelURL)/members?limit=100\(query)")
-        return (response["members"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
+        try await get("/v3/group_channels/\(channelURL)/members?limit=100\(query)").decode(MemberList.self).items.map(\.userID)
     }
 }
 
 extension APIResponse {
     /// The channel urls of a channel list response.
     var channelURLs: [String] {
-        (json["channels"] as? [[String: Any]] ?? []).compactMap { $0["channel_url"] as? String }
+        get throws { try decode(ChannelList.self).items.map(\.channelURL) }
     }
 }

@@ -43,9 +43,7 @@ extension API {
             .post, "/v3/group_channels/\(channelURL)/messages", body: body,
             headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], as: credential
         )
-        let text = String(decoding: response.bytes, as: UTF8.self)
-        let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-        return APIResponse(status: response.status, headers: response.headers, text: text, json: json)
+        return APIResponse(status: response.status, headers: response.headers, text: String(decoding: response.bytes, as: UTF8.self))
     }
 
     /// Any request, with the body and the answer as bytes.
@@ -72,9 +70,10 @@ enum Media {
         return url
     }()
 
-    /// Runs ffmpeg with `arguments` writing `name`, and returns the file's bytes.
+    /// Runs ffmpeg with `arguments` writing `name`, and returns the file's bytes. Each call
+    /// writes a file of its own: tests running at the same time ask for the same images.
     static func ffmpeg(_ name: String, _ arguments: [String]) throws -> [UInt8] {
-        let output = folder.appendingPathComponent(name)
+        let output = folder.appendingPathComponent("\(UUID().uuidString)-\(name)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["ffmpeg", "-nostdin", "-y", "-loglevel", "error"] + arguments + [output.path]
@@ -127,11 +126,4 @@ enum Media {
     static func random(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255) }
     }
-}
-
-extension [String: Any] {
-    /// The `file` object of a message.
-    var file: [String: Any] { self["file"] as? [String: Any] ?? [:] }
-    /// The `thumbnails` of a message.
-    var thumbnails: [[String: Any]] { self["thumbnails"] as? [[String: Any]] ?? [] }
 }

@@ -70,9 +70,4 @@ final class RawConnection: @unchecked Sendable {
         }
         return (String(decoding: received, as: UTF8.self), false)
     }
-
-    /// What the server sent within `timeout`, without waiting for the connection to close.
-    func read(for timeout: Duration) async -> String {
-        await readUntilClosed(timeout: timeout).text
-    }
 }

@@ -15,15 +15,19 @@ enum TestServer {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Without it (the tests were not started by scripts/test) every test that needs the
+    /// database fails with this message, rather than the first one crashing the whole run.
     static var databaseURL: String {
-        guard let url = ProcessInfo.processInfo.environment["PARLEY_TEST_DATABASE_URL"] else {
-            fatalError("PARLEY_TEST_DATABASE_URL is not set: run the tests with ./scripts/test")
+        get throws {
+            guard let url = ProcessInfo.processInfo.environment["PARLEY_TEST_DATABASE_URL"] else {
+                throw TestFailure("PARLEY_TEST_DATABASE_URL is not set: run the tests with scripts/test")
+            }
+            return url
         }
-        return url
     }
 
-    static func config(_ adjust: (inout Config) -> Void = { _ in }) -> Config {
-        var config = Config(databaseURL: databaseURL, apiToken: apiToken)
+    static func config(_ adjust: (inout Config) -> Void = { _ in }) throws -> Config {
+        var config = Config(databaseURL: try databaseURL, apiToken: apiToken)
         config.port = 0
         config.migrationsDirectory = packageRoot.appendingPathComponent("migrations").path
         config.databasePoolSize = 4
@@ -53,7 +57,7 @@ enum TestServer {
         _ body: @escaping @Sendable (API) async throws -> Void
     ) async throws {
         try await Migrations.shared.ensureApplied()
-        let container = try Container.live(config: config(adjust), logger: logger, clock: clock)
+        let container = try Container.live(config: try config(adjust), logger: logger, clock: clock)
         let app = buildApplication(container: container)
         try await app.test(.live) { client in
             try await body(API(client: client))
@@ -68,7 +72,7 @@ actor Migrations {
 
     func ensureApplied() async throws {
         guard !applied else { return }
-        let pool = ConnectionPool(configuration: .init(conninfo: TestServer.databaseURL, size: 1), logger: TestServer.logger)
+        let pool = ConnectionPool(configuration: .init(conninfo: try TestServer.databaseURL, size: 1), logger: TestServer.logger)
         let migrator = Migrator(directory: TestServer.packageRoot.appendingPathComponent("migrations"), logger: TestServer.logger)
         try await pool.withConnection { try migrator.migrate(on: $0) }
         await pool.close()
@@ -84,27 +88,10 @@ func uniqueID(_ prefix: String) -> String {
 extension TestServer {
     /// Every "METHOD /path" the application serves.
     static func routes() async throws -> [String] {
-        let container = try Container.live(config: config(), logger: logger)
+        let container = try Container.live(config: try config(), logger: logger)
         let routes = servedRoutes(container: container)
         await container.shutdown()
         return routes
-    }
-}
-
-/// A clock the test moves by hand, so that time-window rules are tested without racing the wall clock.
-final class ManualClock: Sendable {
-    private let millis: Mutex<Int64>
-
-    init(_ start: Int64) {
-        millis = Mutex(start)
-    }
-
-    func advance(by delta: Int64) {
-        millis.withLock { $0 += delta }
-    }
-
-    var clock: Clock {
-        Clock { [self] in millis.withLock { $0 } }
     }
 }
 
