@@ -41,7 +41,7 @@ import Testing
         Case(method: .post, path: "/invite", body: #"{"user_ids": ["{invitee}"]}"#, member: 200, operatorMember: 200, admin: 200),
         Case(method: .post, path: "/operators", body: #"{"operator_ids": ["{member}"]}"#, member: 403, operatorMember: 200, admin: 200),
         Case(method: .post, path: "/metadata", body: #"{"metadata": {"new": "v"}}"#, member: 403, operatorMember: 201, admin: 201),
-        Case(method: .put, path: "/metadata", body: #"{"metadata": {"seed": "v2"}}"#, member: 403, operatorMember: 200, admin: 200),
+        Case(method: .put, path: "/metadata", body: #"{"metadata": {"seed": "v2"}}"#, member: 403, operatorMember: 200, admin: 200)
     ]
 
     @Test(arguments: cases)
@@ -65,13 +65,14 @@ import Testing
                 let body = testCase.body.replacingOccurrences(of: "{self}", with: selfID)
                     .replacingOccurrences(of: "{member}", with: users[1]).replacingOccurrences(of: "{invitee}", with: users[3])
                 let response = try await api.raw(testCase.method, path, body: body.isEmpty ? nil : body, as: credential)
-                let expected: Int = switch role {
-                case .anonymous: 401
-                case .outsider: 404
-                case .member: testCase.member
-                case .operatorMember: testCase.operatorMember
-                case .admin: testCase.admin
-                }
+                let expected: Int =
+                    switch role {
+                    case .anonymous: 401
+                    case .outsider: 404
+                    case .member: testCase.member
+                    case .operatorMember: testCase.operatorMember
+                    case .admin: testCase.admin
+                    }
                 #expect(response.status == expected, "\(role) \(testCase): \(response.text)")
             }
         }
@@ -88,7 +89,8 @@ import Testing
             }
             let leave = try await api.put("/v3/group_channels/\(url)/leave", ["user_ids": [users[2]]], as: users.session(1))
             #expect(leave.status == 403)
-            let invite = try await api.post("/v3/group_channels/\(url)/invite", ["user_ids": [users[0]], "inviter_id": users[2]], as: users.session(1))
+            let invite = try await api.post(
+                "/v3/group_channels/\(url)/invite", ["user_ids": [users[0]], "inviter_id": users[2]], as: users.session(1))
             #expect(invite.status == 403)
             // The admin still reads the members list.
             _ = try await api.get("/v3/group_channels/\(url)/members").decode(MemberList.self)

@@ -28,13 +28,15 @@ import Testing
             for index in 0..<250 {
                 let url = try await api.createChannel([
                     "user_ids": [users[0]], "name": "Room \(String(format: "%03d", (index * 7) % 250))",
-                    "custom_type": index % 2 == 0 ? "even" : "odd",
+                    "custom_type": index % 2 == 0 ? "even" : "odd"
                 ])
                 created.append(url)
                 // Distinct creation times keep "newest first" a strict order for the assertion.
                 time.advance(by: 1)
                 if index % 3 == 0 {
-                    #expect(try await api.put("/v3/group_channels/\(url)/metadata", ["metadata": ["rank": String(format: "%03d", 250 - index)]]).status == 200)
+                    #expect(
+                        try await api.put("/v3/group_channels/\(url)/metadata", ["metadata": ["rank": String(format: "%03d", 250 - index)]])
+                            .status == 200)
                 }
             }
             let base = "/v3/users/\(users[0])/my_group_channels"
@@ -47,14 +49,17 @@ import Testing
             #expect(newestFirst == created.reversed())
             let byName = try await collect(api, "\(base)?order=channel_name_alphabetical", limit: 100)
             let names = try await withThrowingTaskGroup(of: (String, String).self) { group in
-                for url in byName.prefix(5) { group.addTask { (url, try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self).name) } }
+                for url in byName.prefix(5) {
+                    group.addTask { (url, try await api.get("/v3/group_channels/\(url)").decode(ChannelBody.self).name) }
+                }
                 return try await group.reduce(into: [String: String]()) { $0[$1.0] = $1.1 }
             }
             #expect(byName.prefix(5).map { names[$0]! } == ["Room 000", "Room 001", "Room 002", "Room 003", "Room 004"])
             let byRank = try await collect(api, "\(base)?order=metadata_value_alphabetical&metadata_order_key=rank", limit: 50)
             #expect(byRank.first == created[249])
             #expect(Set(byRank.suffix(166)) == Set(created.enumerated().filter { $0.offset % 3 != 0 }.map(\.element)))
-            let admin = try await collect(api, "/v3/group_channels?custom_types=even&members_include_in=\(users[0])&order=chronological", limit: 30)
+            let admin = try await collect(
+                api, "/v3/group_channels?custom_types=even&members_include_in=\(users[0])&order=chronological", limit: 30)
             #expect(admin == created.enumerated().filter { $0.offset % 2 == 0 }.map(\.element).reversed())
         }
     }
@@ -128,7 +133,7 @@ import Testing
     @Test(arguments: [
         ("order=sideways", 400111), ("hidden_mode=maybe", 400111), ("super_mode=huge", 400111), ("query_type=XOR", 400111),
         ("show_empty=perhaps", 400104), ("created_after=yesterday", 400101), ("limit=0", 400111), ("token=zzz", 400109),
-        ("order=metadata_value_alphabetical", 400105),
+        ("order=metadata_value_alphabetical", 400105)
     ])
     func badListParametersAreRejected(query: String, code: Int) async throws {
         try await TestServer.withAPI { api in

@@ -10,7 +10,8 @@ import Testing
             let archived = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             let visible = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             #expect(try await api.put("/v3/group_channels/\(hidden)/hide", [:], as: users.session(0)).status == 200)
-            #expect(try await api.put("/v3/group_channels/\(archived)/hide", ["allow_auto_unhide": false], as: users.session(0)).status == 200)
+            #expect(
+                try await api.put("/v3/group_channels/\(archived)/hide", ["allow_auto_unhide": false], as: users.session(0)).status == 200)
             let base = "/v3/users/\(users[0])/my_group_channels"
             #expect(Set(try await api.get(base, as: users.session(0)).channelURLs) == [visible])
             #expect(Set(try await api.get("\(base)?hidden_mode=hidden_only").channelURLs) == [hidden, archived])
@@ -23,7 +24,9 @@ import Testing
             // The other member still sees all three.
             #expect(try await api.get("/v3/users/\(users[1])/my_group_channels").channelURLs.count == 3)
             #expect(try await api.delete("/v3/group_channels/\(archived)/hide?user_id=\(users[0])").status == 200)
-            #expect(try await api.get("/v3/group_channels/\(archived)", as: users.session(0)).decode(ChannelBody.self).hiddenState == "unhidden")
+            #expect(
+                try await api.get("/v3/group_channels/\(archived)", as: users.session(0)).decode(ChannelBody.self).hiddenState == "unhidden"
+            )
         }
     }
 
@@ -34,7 +37,8 @@ import Testing
             _ = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             #expect(try await api.put("/v3/group_channels/\(first)/hide", ["should_hide_all": true], as: users.session(0)).status == 200)
             #expect(try await api.get("/v3/users/\(users[0])/my_group_channels").channelURLs.isEmpty)
-            let unhide = try await api.send(.delete, "/v3/group_channels/\(first)/hide", json: ["should_unhide_all": true], as: users.session(0))
+            let unhide = try await api.send(
+                .delete, "/v3/group_channels/\(first)/hide", json: ["should_unhide_all": true], as: users.session(0))
             #expect(unhide.status == 200)
             #expect(try await api.get("/v3/users/\(users[0])/my_group_channels").channelURLs.count == 2)
         }

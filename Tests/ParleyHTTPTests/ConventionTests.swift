@@ -93,7 +93,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", TestServer.packageRoot.appendingPathComponent("scripts/check-openapi.py").path,
-            TestServer.packageRoot.appendingPathComponent("openapi.yaml").path, routesFile.path,
+            TestServer.packageRoot.appendingPathComponent("openapi.yaml").path, routesFile.path
         ]
         let output = Pipe()
         process.standardOutput = output

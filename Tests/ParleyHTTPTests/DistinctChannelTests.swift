@@ -6,10 +6,12 @@ import Testing
     @Test func sameMemberSetReturnsTheSameChannelWith200() async throws {
         try await TestServer.withAPI { api in
             let users = try await api.cast("distinct", 3)
-            let first = try await api.post("/v3/group_channels", ["user_ids": [users[1], users[2]], "is_distinct": true], as: users.session(0))
+            let first = try await api.post(
+                "/v3/group_channels", ["user_ids": [users[1], users[2]], "is_distinct": true], as: users.session(0))
             #expect(first.status == 201)
             // The same set, named in another order and by another of its members.
-            let second = try await api.post("/v3/group_channels", ["user_ids": [users[0], users[2]], "is_distinct": true], as: users.session(1))
+            let second = try await api.post(
+                "/v3/group_channels", ["user_ids": [users[0], users[2]], "is_distinct": true], as: users.session(1))
             #expect(second.status == 200)
             #expect(try second.decode(ChannelBody.self).channelURL == first.decode(ChannelBody.self).channelURL)
             let oneOnOne = try await api.post("/v3/group_channels", ["user_ids": [users[1]], "is_distinct": true], as: users.session(0))

@@ -24,7 +24,9 @@ import Testing
         try await TestServer.withAPI { api in
             let (users, url) = try await setUp(api, "upload")
             let bytes = Media.random(200_000)
-            let sent = try await api.upload(url, ["custom_type": "doc", "data": "d"], file: FormFile(fileName: "report ü.pdf", contentType: "application/pdf", bytes: bytes), as: users.session(0))
+            let sent = try await api.upload(
+                url, ["custom_type": "doc", "data": "d"],
+                file: FormFile(fileName: "report ü.pdf", contentType: "application/pdf", bytes: bytes), as: users.session(0))
             #expect(sent.status == 201, "\(sent.text)")
             let message = try sent.decode(MessageBody.self)
             #expect(message.type == "FILE")
@@ -51,7 +53,8 @@ import Testing
             #expect(again.status == 304)
             #expect(again.bytes.isEmpty)
             // The message reads back the same through history, for the other member with their own key.
-            let history = try await api.get("/v3/group_channels/\(url)/messages?message_ts=0&prev_limit=0&next_limit=5", as: users.session(1))
+            let history = try await api.get(
+                "/v3/group_channels/\(url)/messages?message_ts=0&prev_limit=0&next_limit=5", as: users.session(1))
             let listed = try #require(try history.decode(MessageList.self).messages.first)
             let theirLink = try #require(listed.file?.url)
             #expect(theirLink != link && theirLink.hasPrefix(link.components(separatedBy: "?").first!))
@@ -115,7 +118,10 @@ import Testing
 
     @Test func anUploadOverTheLimitIs413AndLeavesNothingBehind() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
-        try await TestServer.withAPI({ $0.fileDirectory = folder; $0.limits.uploadBytes = 100_000 }) { api in
+        try await TestServer.withAPI({
+            $0.fileDirectory = folder
+            $0.limits.uploadBytes = 100_000
+        }) { api in
             let (users, url) = try await setUp(api, "toolarge")
             let refused = try await api.upload(url, file: FormFile(bytes: Media.random(300_000)), as: users.session(0))
             #expect(refused.status == 413)
@@ -132,17 +138,20 @@ import Testing
         try await TestServer.withAPI({ $0.fileDirectory = folder }) { api in
             let (users, url) = try await setUp(api, "badupload")
             let file = FormFile(bytes: Media.random(1000))
-            #expect(try await api.upload(url, ["thumbnail4": "10x10", "thumbnail1": "10x10"], file: file, as: users.session(0)).code == 400111)
+            #expect(
+                try await api.upload(url, ["thumbnail4": "10x10", "thumbnail1": "10x10"], file: file, as: users.session(0)).code == 400111)
             #expect(try await api.upload(url, ["thumbnail1": "wide"], file: file, as: users.session(0)).code == 400111)
             #expect(try await api.upload(url, ["require_auth": "maybe"], file: file, as: users.session(0)).code == 400104)
             #expect(try await api.upload(url, ["message_type": "MESG"], file: file, as: users.session(0)).code == 400111)
-            #expect(try await api.upload(url, ["file_type": "text/html\r\nSet-Cookie: a=b"], file: file, as: users.session(0)).code == 400111)
+            #expect(
+                try await api.upload(url, ["file_type": "text/html\r\nSet-Cookie: a=b"], file: file, as: users.session(0)).code == 400111)
             #expect(try await api.upload(url, ["custom_type": "x"], file: nil, as: users.session(0)).code == 400105)
             #expect(try await api.upload(url, file: file, as: users.session(2)).status == 404, "an outsider cannot see the private channel")
             #expect(try await api.upload(url, ["user_id": users[1]], file: file, as: users.session(0)).status == 403)
             #expect(try await api.upload("nope-\(uniqueID("c"))", ["user_id": users[0]], file: file).status == 404)
             let broken = try await api.bytes(
-                .post, "/v3/group_channels/\(url)/messages", body: Array("--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc".utf8),
+                .post, "/v3/group_channels/\(url)/messages",
+                body: Array("--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc".utf8),
                 headers: [.contentType: "multipart/form-data; boundary=b"], as: users.session(0)
             )
             #expect(broken.status == 400)
@@ -155,9 +164,12 @@ import Testing
         try await TestServer.withAPI { api in
             let (users, url) = try await setUp(api, "external")
             let path = "/v3/group_channels/\(url)/messages"
-            let sent = try await api.post(path, [
-                "message_type": "FILE", "url": "https://cdn.example.com/a.png", "file_name": "a.png", "file_type": "image/png", "file_size": 1234,
-            ], as: users.session(0))
+            let sent = try await api.post(
+                path,
+                [
+                    "message_type": "FILE", "url": "https://cdn.example.com/a.png", "file_name": "a.png", "file_type": "image/png",
+                    "file_size": 1234
+                ], as: users.session(0))
             #expect(sent.status == 201, "\(sent.text)")
             let message = try sent.decode(MessageBody.self)
             #expect(message.file?.url == "https://cdn.example.com/a.png")
@@ -166,8 +178,13 @@ import Testing
             #expect(message.requireAuth == false)
             #expect(try await api.post(path, ["message_type": "FILE"], as: users.session(0)).code == 400105)
             #expect(try await api.post(path, ["message_type": "FILE", "url": "javascript:alert(1)"], as: users.session(0)).code == 400111)
-            #expect(try await api.post(path, ["message_type": "FILE", "url": "https://x.example/a", "file_type": "not a type"], as: users.session(0)).code == 400111)
-            #expect(try await api.post(path, ["message_type": "FILE", "url": "https://x.example/a", "file_size": -1], as: users.session(0)).code == 400111)
+            #expect(
+                try await api.post(
+                    path, ["message_type": "FILE", "url": "https://x.example/a", "file_type": "not a type"], as: users.session(0)
+                ).code == 400111)
+            #expect(
+                try await api.post(path, ["message_type": "FILE", "url": "https://x.example/a", "file_size": -1], as: users.session(0)).code
+                    == 400111)
         }
     }
 
@@ -176,12 +193,15 @@ import Testing
         try await TestServer.withAPI({ $0.fileDirectory = folder }) { api in
             let (users, url) = try await setUp(api, "filedelete")
             let image = try Media.jpeg(400, 300)
-            let first = try await api.upload(url, ["thumbnail1": "100x100"], file: FormFile(fileName: "a.jpg", contentType: "image/jpeg", bytes: image), as: users.session(0))
+            let first = try await api.upload(
+                url, ["thumbnail1": "100x100"], file: FormFile(fileName: "a.jpg", contentType: "image/jpeg", bytes: image),
+                as: users.session(0))
             let second = try await api.upload(url, file: FormFile(bytes: Media.random(1000)), as: users.session(0))
             #expect(Self.files(in: folder).count == 3, "two files and one thumbnail")
             let firstMessage = try first.decode(MessageBody.self)
             let firstLink = try #require(firstMessage.file?.url)
-            #expect(try await api.delete("/v3/group_channels/\(url)/messages/\(firstMessage.messageID)", as: users.session(0)).status == 200)
+            #expect(
+                try await api.delete("/v3/group_channels/\(url)/messages/\(firstMessage.messageID)", as: users.session(0)).status == 200)
             #expect(Self.files(in: folder).count == 1)
             #expect(try await api.download(firstLink).status == 404)
             let secondLink = try #require(try second.decode(MessageBody.self).file?.url)
@@ -233,7 +253,10 @@ import Testing
         let fileKey = (0..<32).map { _ in UInt8.random(in: 0...255) }
         // A first server stores a file that a message uses, then stops.
         let kept = LinkBox()
-        try await TestServer.withAPI({ $0.fileDirectory = folder; $0.fileKey = fileKey }) { api in
+        try await TestServer.withAPI({
+            $0.fileDirectory = folder
+            $0.fileKey = fileKey
+        }) { api in
             let users = try await api.cast("sweep", 1)
             let url = try await api.createChannel([:], as: users.session(0))
             let sent = try await api.upload(url, file: FormFile(bytes: Media.random(100)), as: users.session(0))
@@ -257,7 +280,10 @@ import Testing
             try manager.setAttributes([.modificationDate: old], ofItemAtPath: path)
         }
         // A second server sweeps as it starts.
-        try await TestServer.withAPI({ $0.fileDirectory = folder; $0.fileKey = fileKey }) { api in
+        try await TestServer.withAPI({
+            $0.fileDirectory = folder
+            $0.fileKey = fileKey
+        }) { api in
             // The sweep runs beside the server's start-up, on the files' real modification times.
             try await eventually(within: .seconds(5)) { !manager.fileExists(atPath: orphan) && !manager.fileExists(atPath: unfinished) }
             #expect(!manager.fileExists(atPath: orphan))

@@ -7,10 +7,12 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("create", 3)
             #expect(try await api.put("/v3/users/\(users[2])/channel_invitation_preference", ["auto_accept": false]).status == 200)
-            let response = try await api.post("/v3/group_channels", [
-                "user_ids": [users[1], users[2]], "name": "Trip", "cover_url": "https://c/x.png", "custom_type": "travel",
-                "data": "{\"k\":1}", "is_ephemeral": true,
-            ], as: users.session(0))
+            let response = try await api.post(
+                "/v3/group_channels",
+                [
+                    "user_ids": [users[1], users[2]], "name": "Trip", "cover_url": "https://c/x.png", "custom_type": "travel",
+                    "data": "{\"k\":1}", "is_ephemeral": true
+                ], as: users.session(0))
             #expect(response.status == 201)
             let channel = try response.decode(ChannelBody.self)
             #expect(channel.name == "Trip")
@@ -35,10 +37,12 @@ import Testing
             let users = try await api.cast("admincreate", 2)
             let newUser = uniqueID("brandnew")
             let url = uniqueID("custom.url")
-            let created = try await api.post("/v3/group_channels", [
-                "channel_url": url, "user_ids": [users[0]], "users": [["user_id": newUser, "nickname": "Newbie"]],
-                "operator_ids": [users[1]], "access_code": "sesame", "is_public": true,
-            ])
+            let created = try await api.post(
+                "/v3/group_channels",
+                [
+                    "channel_url": url, "user_ids": [users[0]], "users": [["user_id": newUser, "nickname": "Newbie"]],
+                    "operator_ids": [users[1]], "access_code": "sesame", "is_public": true
+                ])
             #expect(created.status == 201, "\(created.text)")
             let channel = try created.decode(ChannelBody.self)
             #expect(channel.channelURL == url)
@@ -53,18 +57,19 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        (["is_super": true, "is_distinct": true], 400, 400111),
-        (["is_public": true, "is_distinct": true], 400, 400111),
-        (["channel_url": "bad url!"], 400, 400111),
-        (["channel_url": String(repeating: "a", count: 101)], 400, 400110),
-        (["user_ids": "a"], 400, 400102),
-        (["user_ids": [1]], 400, 400100),
-        (["is_public": "yes"], 400, 400104),
-        (["data": String(repeating: "d", count: 65_536)], 400, 400110),
-        (["name": String(repeating: "n", count: 192)], 400, 400110),
-        (["users": ["x"]], 400, 400103),
-    ] as [([String: any Sendable], Int, Int)])
+    @Test(
+        arguments: [
+            (["is_super": true, "is_distinct": true], 400, 400111),
+            (["is_public": true, "is_distinct": true], 400, 400111),
+            (["channel_url": "bad url!"], 400, 400111),
+            (["channel_url": String(repeating: "a", count: 101)], 400, 400110),
+            (["user_ids": "a"], 400, 400102),
+            (["user_ids": [1]], 400, 400100),
+            (["is_public": "yes"], 400, 400104),
+            (["data": String(repeating: "d", count: 65_536)], 400, 400110),
+            (["name": String(repeating: "n", count: 192)], 400, 400110),
+            (["users": ["x"]], 400, 400103)
+        ] as [([String: any Sendable], Int, Int)])
     func invalidCreateIsRejected(body: [String: any Sendable], status: Int, code: Int) async throws {
         try await TestServer.withAPI { api in
             let response = try await api.post("/v3/group_channels", body)
@@ -150,7 +155,8 @@ import Testing
             let url = try await api.createChannel(["user_ids": [users[1], users[2]]], as: users.session(0))
             let plain = try await api.get("/v3/group_channels/\(url)", as: users.session(1))
             #expect(plain.rawJSON["read_receipt"] == nil, "absent unless asked for")
-            let asked = try await api.get("/v3/group_channels/\(url)?show_read_receipt=true&show_delivery_receipt=true", as: users.session(1))
+            let asked = try await api.get(
+                "/v3/group_channels/\(url)?show_read_receipt=true&show_delivery_receipt=true", as: users.session(1))
             let channel = try asked.decode(ChannelBody.self)
             #expect(channel.readReceipt.map { Set($0.keys) } == [users[0], users[1]])
             #expect(channel.deliveryReceipt.map { Set($0.keys) } == [users[0], users[1]])

@@ -85,9 +85,13 @@ import Testing
             for (index, nickname) in ["delta", "alpha", "echo", "bravo", "charlie", "foxtrot"].enumerated() {
                 #expect(try await api.put("/v3/users/\(users[index])", ["nickname": nickname]).status == 200)
             }
-            let url = try await api.createChannel(["user_ids": Array(users.ids.dropFirst()), "operator_ids": [users[2]]], as: users.session(0))
+            let url = try await api.createChannel(
+                ["user_ids": Array(users.ids.dropFirst()), "operator_ids": [users[2]]], as: users.session(0))
             #expect(try await api.memberIDs(url) == [users[1], users[3], users[4], users[0], users[2], users[5]])
-            #expect(try await api.memberIDs(url, "&order=operator_then_member_alphabetical") == [users[2], users[1], users[3], users[4], users[0], users[5]])
+            #expect(
+                try await api.memberIDs(url, "&order=operator_then_member_alphabetical") == [
+                    users[2], users[1], users[3], users[4], users[0], users[5]
+                ])
             #expect(try await api.memberIDs(url, "&operator_filter=operator") == [users[2]])
             #expect(try await api.memberIDs(url, "&member_state_filter=invited_only") == [users[5]])
             #expect(try await api.memberIDs(url, "&muted_member_filter=muted") == [])
@@ -112,8 +116,10 @@ import Testing
             let added = try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[1]]], as: users.session(0))
             #expect(try added.decode(OperatorList.self).items.count == 2)
             #expect(try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[2]]]).code == 400111)
-            #expect(try await api.delete("/v3/group_channels/\(url)/operators?operator_ids=\(users[1])", as: users.session(0)).status == 200)
-            #expect(try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[1]]], as: users.session(1)).status == 403)
+            #expect(
+                try await api.delete("/v3/group_channels/\(url)/operators?operator_ids=\(users[1])", as: users.session(0)).status == 200)
+            #expect(
+                try await api.post("/v3/group_channels/\(url)/operators", ["operator_ids": [users[1]]], as: users.session(1)).status == 403)
             let frozen = try await api.put("/v3/group_channels/\(url)/freeze", ["freeze": true], as: users.session(0))
             #expect(try frozen.decode(ChannelBody.self).freeze == true)
             #expect(try await api.put("/v3/group_channels/\(url)/freeze", ["freeze": false], as: users.session(1)).status == 403)

@@ -68,9 +68,11 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("metaarray", 2)
             let url = try await api.createChannel(["user_ids": [users[0], users[1]]])
-            let sent = try await api.post("/v3/group_channels/\(url)/messages", [
-                "message": "hi", "sorted_metaarray": [["key": "a", "value": ["1"]]],
-            ], as: users.session(0))
+            let sent = try await api.post(
+                "/v3/group_channels/\(url)/messages",
+                [
+                    "message": "hi", "sorted_metaarray": [["key": "a", "value": ["1"]]]
+                ], as: users.session(0))
             let id = try sent.decode(MessageBody.self).messageID
             let path = "/v3/group_channels/\(url)/messages/\(id)/sorted_metaarray"
             func entries(_ response: APIResponse) throws -> [String: [String]] {
@@ -82,7 +84,8 @@ import Testing
             #expect(try entries(more) == ["a": ["1", "2"], "b": ["x", "y"]])
             let fewer = try await api.put(path, ["sorted_metaarray": [["key": "b", "value": ["x"]]], "mode": "remove"])
             #expect(try entries(fewer) == ["a": ["1", "2"], "b": ["y"]])
-            let strict = try await api.put(path, ["sorted_metaarray": [["key": "c", "value": ["z"]]], "upsert": false], as: users.session(0))
+            let strict = try await api.put(
+                path, ["sorted_metaarray": [["key": "c", "value": ["z"]]], "upsert": false], as: users.session(0))
             #expect(try strict.code == 400201)
             let removed = try await api.delete("\(path)?metaarray_keys=a", as: users.session(0))
             #expect(try entries(removed) == ["b": ["y"]])

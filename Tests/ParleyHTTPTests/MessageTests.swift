@@ -22,10 +22,12 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("send", 2)
             let url = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
-            let sent = try await api.post("/v3/group_channels/\(url)/messages", [
-                "message": "hello", "custom_type": "greeting", "data": "d", "mentioned_user_ids": [users[1]],
-                "sorted_metaarray": [["key": "tags", "value": ["a", "b"]]],
-            ], as: users.session(0))
+            let sent = try await api.post(
+                "/v3/group_channels/\(url)/messages",
+                [
+                    "message": "hello", "custom_type": "greeting", "data": "d", "mentioned_user_ids": [users[1]],
+                    "sorted_metaarray": [["key": "tags", "value": ["a", "b"]]]
+                ], as: users.session(0))
             #expect(sent.status == 201)
             let message = try sent.decode(MessageBody.self)
             #expect(message.type == "MESG")
@@ -57,17 +59,23 @@ import Testing
             #expect(try await api.post(path, ["message": "x", "user_id": users[1]]).status == 201)
             let privateURL = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
             #expect(try await api.post("/v3/group_channels/\(privateURL)/messages", ["message": "x"], as: users.session(2)).status == 404)
-            #expect(try await api.post("/v3/group_channels/nope-\(uniqueID("x"))/messages", ["message": "x", "user_id": users[0]]).status == 404)
+            #expect(
+                try await api.post("/v3/group_channels/nope-\(uniqueID("x"))/messages", ["message": "x", "user_id": users[0]]).status == 404
+            )
         }
     }
 
-    @Test(arguments: [
-        (["message": 5], 400100), ([:], 400105), (["message": String(repeating: "x", count: 5001)], 400110),
-        (["message": "x", "message_type": "TEXT"], 400111), (["message": "x", "mention_type": "all"], 400111),
-        (["message": "x", "dedup_id": String(repeating: "d", count: 65)], 400110), (["message": "x", "is_silent": 1], 400104),
-        (["message": "x", "sorted_metaarray": [["key": "k", "value": Array(repeating: "v", count: 51)] as [String: any Sendable]]], 400203),
-        (["message_type": "ADMM", "message": String(repeating: "x", count: 1001)], 400110),
-    ] as [([String: any Sendable], Int)])
+    @Test(
+        arguments: [
+            (["message": 5], 400100), ([:], 400105), (["message": String(repeating: "x", count: 5001)], 400110),
+            (["message": "x", "message_type": "TEXT"], 400111), (["message": "x", "mention_type": "all"], 400111),
+            (["message": "x", "dedup_id": String(repeating: "d", count: 65)], 400110), (["message": "x", "is_silent": 1], 400104),
+            (
+                ["message": "x", "sorted_metaarray": [["key": "k", "value": Array(repeating: "v", count: 51)] as [String: any Sendable]]],
+                400203
+            ),
+            (["message_type": "ADMM", "message": String(repeating: "x", count: 1001)], 400110)
+        ] as [([String: any Sendable], Int)])
     func invalidSendsAreRejectedAndStoreNothing(body: [String: any Sendable], code: Int) async throws {
         try await TestServer.withAPI { api in
             let users = try await api.cast("badsend", 1)
@@ -99,7 +107,8 @@ import Testing
             #expect(results.filter { $0.0 == 200 }.count == 9)
             #expect(Set(results.map(\.1)).count == 1)
             #expect(try await api.get("/v3/group_channels/\(url)/messages/total_count").decode(TotalCountBody.self).total == 1)
-            let other = try await api.post("/v3/group_channels/\(url)/messages", ["message": "twice", "dedup_id": "abd"], as: users.session(0))
+            let other = try await api.post(
+                "/v3/group_channels/\(url)/messages", ["message": "twice", "dedup_id": "abd"], as: users.session(0))
             #expect(other.status == 201)
         }
     }
@@ -232,7 +241,9 @@ import Testing
             #expect(try await api.put("/v3/group_channels/\(url)/hide", ["allow_auto_unhide": false], as: users.session(2)).status == 200)
             _ = try await sendMany(api, url, 1, as: users.session(0))
             #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(1)).decode(ChannelBody.self).hiddenState == "unhidden")
-            #expect(try await api.get("/v3/group_channels/\(url)", as: users.session(2)).decode(ChannelBody.self).hiddenState == "hidden_prevent_auto_unhide")
+            #expect(
+                try await api.get("/v3/group_channels/\(url)", as: users.session(2)).decode(ChannelBody.self).hiddenState
+                    == "hidden_prevent_auto_unhide")
         }
     }
 
@@ -247,7 +258,8 @@ import Testing
             _ = try await sendMany(api, url, 2, as: users.session(0), prefix: "old")
             time.advance(by: 5)
             #expect(try await api.put("/v3/group_channels/\(url)/reset_user_history", [:], as: users.session(1)).status == 200)
-            #expect(try await api.put("/v3/group_channels/\(url)/hide", ["hide_previous_messages": true], as: users.session(2)).status == 200)
+            #expect(
+                try await api.put("/v3/group_channels/\(url)/hide", ["hide_previous_messages": true], as: users.session(2)).status == 200)
             time.advance(by: 5)
             _ = try await sendMany(api, url, 1, as: users.session(0), prefix: "new")
             let path = "/v3/group_channels/\(url)/messages"

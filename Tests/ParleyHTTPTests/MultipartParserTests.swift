@@ -1,23 +1,28 @@
 import NIOCore
 import Testing
+
 @testable import ParleyHTTP
 
 /// The streaming multipart parser finds every delimiter wherever the network splits the body.
 @Suite struct MultipartParserTests {
     private static let boundary = "XyZ-123"
-    private static let file: [UInt8] = Array("line one\r\n--XyZ-12 not a boundary\r\r\n-\r\nend".utf8) + (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-    private static let body: [UInt8] = Array("""
-        preamble to ignore\r
-        --XyZ-123\r
-        Content-Disposition: form-data; name="user_id"\r
-        \r
-        alice\r
-        --XyZ-123\r
-        Content-Disposition: form-data; name="file"; filename="a.bin"\r
-        Content-Type: application/octet-stream\r
-        \r
+    private static let file: [UInt8] =
+        Array("line one\r\n--XyZ-12 not a boundary\r\r\n-\r\nend".utf8) + (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    private static let body: [UInt8] =
+        Array(
+            """
+            preamble to ignore\r
+            --XyZ-123\r
+            Content-Disposition: form-data; name="user_id"\r
+            \r
+            alice\r
+            --XyZ-123\r
+            Content-Disposition: form-data; name="file"; filename="a.bin"\r
+            Content-Type: application/octet-stream\r
+            \r
 
-        """.utf8) + file + Array("\r\n--XyZ-123\r\nContent-Disposition: form-data; name=\"empty\"\r\n\r\n\r\n--XyZ-123--\r\nepilogue".utf8)
+            """.utf8) + file
+        + Array("\r\n--XyZ-123\r\nContent-Disposition: form-data; name=\"empty\"\r\n\r\n\r\n--XyZ-123--\r\nepilogue".utf8)
 
     /// Parts as (headers, body) from feeding `pieces`.
     private func parse(_ pieces: [[UInt8]]) throws -> (parts: [([String: String], [UInt8])], complete: Bool) {

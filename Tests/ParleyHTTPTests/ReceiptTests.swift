@@ -30,7 +30,8 @@ import Testing
             // Reading up to a message's time leaves the later ones unread.
             let third = try await api.get("/v3/group_channels/\(url)/messages/\(ids[2])")
             let ts = try third.decode(MessageBody.self).createdAt
-            #expect(try await api.put("/v3/group_channels/\(url)/messages/mark_as_read", ["timestamp": ts], as: users.session(2)).status == 200)
+            #expect(
+                try await api.put("/v3/group_channels/\(url)/messages/mark_as_read", ["timestamp": ts], as: users.session(2)).status == 200)
             #expect(try await unread(api, url, [users[2]]) == [users[2]: 2])
             let channel = try await api.get("/v3/group_channels/\(url)", as: users.session(2)).decode(ChannelBody.self)
             #expect(channel.unreadMessageCount == 2)
@@ -110,7 +111,8 @@ import Testing
             _ = try await send(api, url, ["message": "x"], as: users.session(0))
             let delivered = try await api.put("/v3/group_channels/\(url)/messages/mark_as_delivered", [:], as: users.session(1))
             let ts = try delivered.decode(TimestampBody.self).ts
-            let channel = try await api.get("/v3/group_channels/\(url)?show_read_receipt=true&show_delivery_receipt=true").decode(ChannelBody.self)
+            let channel = try await api.get("/v3/group_channels/\(url)?show_read_receipt=true&show_delivery_receipt=true").decode(
+                ChannelBody.self)
             #expect(channel.deliveryReceipt?[users[1]] == ts)
             #expect(channel.readReceipt?[users[0]] ?? 0 > 0)
             let members = try await api.get("/v3/group_channels/\(url)/members").decode(MemberList.self)
@@ -118,8 +120,12 @@ import Testing
             #expect(member?.deliveredTS == ts)
             let other = try await api.cast("deliveredother", 1)
             #expect(try await api.put("/v3/group_channels/\(url)/messages/mark_as_delivered", ["user_id": other[0]]).status == 403)
-            #expect(try await api.put("/v3/group_channels/\(url)/messages/mark_as_read", ["user_id": users[0]], as: users.session(1)).status == 403)
-            #expect(try await api.put("/v3/group_channels/\(url)/messages/mark_as_read", ["timestamp": "now"], as: users.session(1)).code == 400101)
+            #expect(
+                try await api.put("/v3/group_channels/\(url)/messages/mark_as_read", ["user_id": users[0]], as: users.session(1)).status
+                    == 403)
+            #expect(
+                try await api.put("/v3/group_channels/\(url)/messages/mark_as_read", ["timestamp": "now"], as: users.session(1)).code
+                    == 400101)
         }
     }
 }
@@ -155,7 +161,9 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("silentmention", 2)
             let url = try await api.createChannel(["user_ids": [users[0], users[1]]])
-            let sent = try await api.post("/v3/group_channels/\(url)/messages", ["message": "@all", "mention_type": "channel", "is_silent": true], as: users.session(0))
+            let sent = try await api.post(
+                "/v3/group_channels/\(url)/messages", ["message": "@all", "mention_type": "channel", "is_silent": true],
+                as: users.session(0))
             #expect(sent.status == 201)
             let channel = try await api.get("/v3/group_channels/\(url)", as: users.session(1)).decode(ChannelBody.self)
             #expect(channel.unreadMentionCount == 0)

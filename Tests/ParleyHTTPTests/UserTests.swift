@@ -6,9 +6,11 @@ import Testing
     @Test func createReturnsTheUserAndRejectsDuplicates() async throws {
         let userID = uniqueID("u:ser+1@x.y")
         try await TestServer.withAPI { api in
-            let created = try await api.post("/v3/users", [
-                "user_id": userID, "nickname": "Ann", "profile_url": "https://img/a.png", "metadata": ["k": "v"],
-            ])
+            let created = try await api.post(
+                "/v3/users",
+                [
+                    "user_id": userID, "nickname": "Ann", "profile_url": "https://img/a.png", "metadata": ["k": "v"]
+                ])
             #expect(created.status == 201)
             let user = try created.decode(UserBody.self)
             #expect(user.userID == userID)
@@ -32,19 +34,20 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        (["nickname": "n"], 400105),
-        (["user_id": "a"], 400105),
-        (["user_id": 5, "nickname": "n"], 400100),
-        (["user_id": "a b", "nickname": "n"], 400111),
-        (["user_id": "", "nickname": "n"], 400111),
-        (["user_id": String(repeating: "a", count: 81), "nickname": "n"], 400110),
-        (["user_id": "ok", "nickname": String(repeating: "n", count: 81)], 400110),
-        (["user_id": "ok", "nickname": "n", "metadata": "x"], 400103),
-        (["user_id": "ok", "nickname": "n", "metadata": ["a": 1]], 400100),
-        (["user_id": "ok", "nickname": "n", "issue_session_token": "yes"], 400104),
-        (["user_id": "ok", "nickname": "n", "metadata": ["k": String(repeating: "v", count: 191)]], 400110),
-    ] as [([String: any Sendable], Int)])
+    @Test(
+        arguments: [
+            (["nickname": "n"], 400105),
+            (["user_id": "a"], 400105),
+            (["user_id": 5, "nickname": "n"], 400100),
+            (["user_id": "a b", "nickname": "n"], 400111),
+            (["user_id": "", "nickname": "n"], 400111),
+            (["user_id": String(repeating: "a", count: 81), "nickname": "n"], 400110),
+            (["user_id": "ok", "nickname": String(repeating: "n", count: 81)], 400110),
+            (["user_id": "ok", "nickname": "n", "metadata": "x"], 400103),
+            (["user_id": "ok", "nickname": "n", "metadata": ["a": 1]], 400100),
+            (["user_id": "ok", "nickname": "n", "issue_session_token": "yes"], 400104),
+            (["user_id": "ok", "nickname": "n", "metadata": ["k": String(repeating: "v", count: 191)]], 400110)
+        ] as [([String: any Sendable], Int)])
     func invalidCreateIsRejectedWithItsCode(body: [String: any Sendable], code: Int) async throws {
         try await TestServer.withAPI { api in
             var body = body
@@ -145,7 +148,9 @@ import Testing
             let token = try await api.createUser(userID)
             let path = "/v3/users/\(userID)/channel_invitation_preference"
             #expect(try await api.get(path, as: .session(token)).decode(InvitationPreferenceBody.self).autoAccept == true)
-            #expect(try await api.put(path, ["auto_accept": false], as: .session(token)).decode(InvitationPreferenceBody.self).autoAccept == false)
+            #expect(
+                try await api.put(path, ["auto_accept": false], as: .session(token)).decode(InvitationPreferenceBody.self).autoAccept
+                    == false)
             #expect(try await api.get(path).decode(InvitationPreferenceBody.self).autoAccept == false)
             #expect(try await api.put(path, [:]).code == 400105)
             #expect(try await api.put(path, ["auto_accept": 1]).code == 400104)

@@ -1,7 +1,8 @@
-@testable import ParleyStore
 import Postgres
 import Synchronization
 import Testing
+
+@testable import ParleyStore
 
 /// Issue 11.4: what a transaction hands to `afterCommit` runs once the transaction has committed,
 /// never for one that rolled back, and once for one that ran again after a deadlock.
@@ -52,7 +53,10 @@ import Testing
             let attempts = Mutex(0)
             let ran = Mutex<[Int]>([])
             try await store.transaction { repositories in
-                let attempt = attempts.withLock { $0 += 1; return $0 }
+                let attempt = attempts.withLock {
+                    $0 += 1
+                    return $0
+                }
                 try repositories.connection.query("INSERT INTO notes VALUES ($1)", [attempt])
                 repositories.afterCommit { ran.withLock { $0.append(attempt) } }
                 if attempt == 1 { throw PostgresError(kind: .server, message: "deadlock detected", sqlState: "40P01") }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Postgres
 import Testing
+
+@testable import Postgres
 
 @Suite struct ConnectionTests {
     @Test func parametersTravelApartFromTheSQL() throws {

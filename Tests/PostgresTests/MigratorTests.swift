@@ -5,7 +5,7 @@ import Testing
 @Suite struct MigratorTests {
     let files = [
         "0001_people.sql": "CREATE TABLE people (id int PRIMARY KEY, name text NOT NULL);",
-        "0002_pets.sql": "CREATE TABLE pets (id int PRIMARY KEY, owner int REFERENCES people (id));",
+        "0002_pets.sql": "CREATE TABLE pets (id int PRIMARY KEY, owner int REFERENCES people (id));"
     ]
 
     @Test func freshDatabaseGetsEveryMigrationInOrderOnce() throws {
@@ -50,7 +50,7 @@ import Testing
         defer { database.drop() }
         let folder = try MigrationFolder([
             "0001_ok.sql": "CREATE TABLE ok (id int);",
-            "0002_broken.sql": "CREATE TABLE half (id int); SELECT * FROM missing_table;",
+            "0002_broken.sql": "CREATE TABLE half (id int); SELECT * FROM missing_table;"
         ])
         let connection = try database.connect()
         #expect(throws: PostgresError.self) { try folder.migrator.migrate(on: connection) }
@@ -72,7 +72,7 @@ import Testing
         // The sleep holds the first runner inside its migration while the second one waits.
         let folder = try MigrationFolder([
             "0001_slow.sql": "SELECT pg_sleep(0.3); CREATE TABLE slow (id int);",
-            "0002_next.sql": "CREATE TABLE next (id int);",
+            "0002_next.sql": "CREATE TABLE next (id int);"
         ])
         let migrator = folder.migrator
         let applied = try await withThrowingTaskGroup(of: [Int].self) { group in

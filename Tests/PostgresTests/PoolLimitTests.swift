@@ -1,12 +1,15 @@
 import Foundation
-@testable import Postgres
 import Synchronization
 import Testing
+
+@testable import Postgres
 
 /// Issue 10.14 and 10.15: a pipeline round that went wrong is never read as another's, and no
 /// job waits without bound, for a connection, a lock or a statement.
 @Suite struct PoolLimitTests {
-    private func pool(_ database: TestDatabase, size: Int = 1, _ adjust: (inout ConnectionPool.Configuration) -> Void = { _ in }) -> ConnectionPool {
+    private func pool(_ database: TestDatabase, size: Int = 1, _ adjust: (inout ConnectionPool.Configuration) -> Void = { _ in })
+        -> ConnectionPool
+    {
         var configuration = ConnectionPool.Configuration(conninfo: database.conninfo, size: size)
         adjust(&configuration)
         return ConnectionPool(configuration: configuration, logger: TestDatabase.logger)
@@ -14,7 +17,9 @@ import Testing
 
     /// Takes the pool's only connection and keeps it until `release` is called: the job waits for
     /// an advisory lock the test holds on a connection of its own.
-    private func occupy(_ pool: ConnectionPool, _ database: TestDatabase) async throws -> (holder: Task<Void, any Error>, release: @Sendable () throws -> Void) {
+    private func occupy(_ pool: ConnectionPool, _ database: TestDatabase) async throws -> (
+        holder: Task<Void, any Error>, release: @Sendable () throws -> Void
+    ) {
         let gate = try database.connect()
         try gate.query("SELECT pg_advisory_lock(42)")
         let started = Flag()
@@ -45,7 +50,10 @@ import Testing
     @Test func waitersBeyondTheLimitAreRefusedAtOnceAndACancelledOneLeaves() async throws {
         let database = try TestDatabase.create()
         defer { database.drop() }
-        let pool = pool(database) { $0.maxWaiting = 1; $0.acquireTimeout = .seconds(60) }
+        let pool = pool(database) {
+            $0.maxWaiting = 1
+            $0.acquireTimeout = .seconds(60)
+        }
         let (holder, release) = try await occupy(pool, database)
         let waiter = Task { try await pool.withConnection { _ in 1 } }
         while pool.state.withLock({ $0.waiters.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
@@ -102,7 +110,8 @@ import Testing
         let database = try TestDatabase.create()
         defer { database.drop() }
         let connection = try database.connect()
-        let statements = { (values: [Int]) in values.map { (sql: PipelineTests.square($0).sql, parameters: [$0] as [any PostgresBindable]) } }
+        let statements = { (values: [Int]) in values.map { (sql: PipelineTests.square($0).sql, parameters: [$0] as [any PostgresBindable]) }
+        }
         connection.abandonRoundForTesting = true
         let outcomes = try connection.pipeline(statements([1, 2, 3]))
         #expect((try? outcomes[0].get()[0].decode("v", as: Int.self)) == 1)
@@ -143,7 +152,10 @@ import Testing
                     return (answered, wrong)
                 }
             }
-            return await group.reduce(into: (0, 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+            return await group.reduce(into: (0, 0)) {
+                $0.0 += $1.0
+                $0.1 += $1.1
+            }
         }
         stop.store(true, ordering: .relaxed)
         let kills = try await killer.value

@@ -31,16 +31,19 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("ffmpeg")
         try """
-            #!/bin/sh
-            touch "\(folder.path)/running.$$"
-            ls "\(folder.path)" | grep -c '^running' >> "\(folder.path)/counts"
-            sleep 0.4
-            rm -f "\(folder.path)/running.$$"
-            exec ffmpeg "$@"
-            """.write(to: script, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        touch "\(folder.path)/running.$$"
+        ls "\(folder.path)" | grep -c '^running' >> "\(folder.path)/counts"
+        sleep 0.4
+        rm -f "\(folder.path)/running.$$"
+        exec ffmpeg "$@"
+        """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let video = try Media.video()
-        try await TestServer.withAPI({ $0.files.ffmpegPath = script.path; $0.files.ffmpegConcurrency = 2 }) { api in
+        try await TestServer.withAPI({
+            $0.files.ffmpegPath = script.path
+            $0.files.ffmpegConcurrency = 2
+        }) { api in
             let users = try await api.cast("videos", 1)
             let url = try await api.createChannel(["user_ids": []], as: users.session(0))
             try await api.withConnections(6) { clients in
@@ -48,7 +51,8 @@ import Testing
                     for client in clients {
                         group.addTask {
                             let sent = try await client.upload(
-                                url, ["thumbnail1": "100x100"], file: FormFile(fileName: "clip.mp4", contentType: "video/mp4", bytes: video),
+                                url, ["thumbnail1": "100x100"],
+                                file: FormFile(fileName: "clip.mp4", contentType: "video/mp4", bytes: video),
                                 as: users.session(0))
                             return try sent.decode(MessageBody.self).thumbnails?.count ?? 0
                         }
@@ -57,7 +61,9 @@ import Testing
                 }
             }
         }
-        let counts = try String(contentsOf: folder.appendingPathComponent("counts"), encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        let counts = try String(contentsOf: folder.appendingPathComponent("counts"), encoding: .utf8).split(separator: "\n").compactMap {
+            Int($0)
+        }
         #expect(counts.count == 6)
         #expect(counts.max() ?? 0 <= 2, "\(counts)")
     }

@@ -40,8 +40,9 @@ import Testing
             #expect(try await api.get("/v3/group_channels/\(url)/members/\(users[2])").decode(MemberCheckBody.self).state == "joined")
             let operators = try await api.get("/v3/group_channels/\(url)/operators")
             #expect(try operators.decode(OperatorList.self).items.count == 2, "both are operators")
-            #expect(try await api.put("/v3/group_channels/\(url)/freeze", ["freeze": true], as: users.session(1)).status == 403,
-                    "an invited operator does not manage the channel until they accept")
+            #expect(
+                try await api.put("/v3/group_channels/\(url)/freeze", ["freeze": true], as: users.session(1)).status == 403,
+                "an invited operator does not manage the channel until they accept")
         }
     }
 

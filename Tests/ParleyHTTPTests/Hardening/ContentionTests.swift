@@ -17,28 +17,30 @@ import Testing
                 let channels = created
                 let statuses = Captured<[Int]>([])
                 try await api.withConnections(8) { clients in
-                  try await withThrowingTaskGroup(of: Void.self) { group in
-                    for sender in 0..<6 {
-                        group.addTask {
-                            for index in 0..<50 {
-                                let url = channels[(index * 7 + sender * 13) % channels.count]
-                                let sent = try await clients[sender].post("/v3/group_channels/\(url)/messages", ["message": "m"], as: users.session(sender % 3))
-                                statuses.update { $0.append(sent.status) }
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for sender in 0..<6 {
+                            group.addTask {
+                                for index in 0..<50 {
+                                    let url = channels[(index * 7 + sender * 13) % channels.count]
+                                    let sent = try await clients[sender].post(
+                                        "/v3/group_channels/\(url)/messages", ["message": "m"], as: users.session(sender % 3))
+                                    statuses.update { $0.append(sent.status) }
+                                }
                             }
                         }
+                        group.addTask {
+                            try await Task.sleep(for: .milliseconds(30))
+                            let left = try await clients[6].put(
+                                "/v3/group_channels/\(channels[25])/leave", ["should_leave_all": true], as: leaver.session(0))
+                            statuses.update { $0.append(left.status) }
+                        }
+                        group.addTask {
+                            try await Task.sleep(for: .milliseconds(30))
+                            let deactivated = try await clients[7].put("/v3/users/\(leaver[0])", ["is_active": false])
+                            statuses.update { $0.append(deactivated.status) }
+                        }
+                        try await group.waitForAll()
                     }
-                    group.addTask {
-                        try await Task.sleep(for: .milliseconds(30))
-                        let left = try await clients[6].put("/v3/group_channels/\(channels[25])/leave", ["should_leave_all": true], as: leaver.session(0))
-                        statuses.update { $0.append(left.status) }
-                    }
-                    group.addTask {
-                        try await Task.sleep(for: .milliseconds(30))
-                        let deactivated = try await clients[7].put("/v3/users/\(leaver[0])", ["is_active": false])
-                        statuses.update { $0.append(deactivated.status) }
-                    }
-                    try await group.waitForAll()
-                  }
                 }
                 #expect(!statuses.value.contains { $0 >= 500 }, "round \(round): \(statuses.value.filter { $0 >= 500 })")
                 #expect(try await api.get("/v3/users/\(leaver[0])/my_group_channels").channelURLs.isEmpty)

@@ -29,7 +29,10 @@ import Testing
         try migrator.migrate(on: try PostgresConnection(conninfo: database.conninfo, logger: TestServer.logger))
         let outcomes = Captured<[Outcome]>([])
         let backAt = Captured<[ContinuousClock.Instant]>([])
-        try await TestServer.withAPI({ $0.databaseURL = database.conninfo; $0.databasePoolSize = 8 }) { api in
+        try await TestServer.withAPI({
+            $0.databaseURL = database.conninfo
+            $0.databasePoolSize = 8
+        }) { api in
             let users = try await api.cast("restart", 16)
             let url = try await api.createChannel(["user_ids": Array(users.ids.dropFirst())], as: users.session(0))
             let end = ContinuousClock.now + .seconds(9)
@@ -77,6 +80,8 @@ import Testing
             "SELECT count(*) AS n FROM messages WHERE message_id = ANY($1::text[]::bigint[])", [acknowledged.map(String.init)]
         )[0].decode("n", as: Int.self)
         #expect(stored == acknowledged.count, "every acknowledged message is stored")
-        print("restart: \(all.count) sends, \(acknowledged.count) answered 201 and all stored, \(all.filter { $0.status == 503 }.count) answered 503")
+        print(
+            "restart: \(all.count) sends, \(acknowledged.count) answered 201 and all stored, \(all.filter { $0.status == 503 }.count) answered 503"
+        )
     }
 }

@@ -45,7 +45,9 @@ import Testing
     @Test func aStalledBodyIsClosed() async throws {
         try await TestServer.withAPI(only(\.bodyProgress)) { api in
             let stalled = try api.connection()
-            #expect(stalled.send("POST /v3/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"user_id\""))
+            #expect(
+                stalled.send(
+                    "POST /v3/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"user_id\""))
             let (_, closedStalled) = await stalled.readUntilClosed(timeout: .seconds(20))
             #expect(closedStalled, "closed when the body stopped arriving")
         }
@@ -72,10 +74,15 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("huge", 1)
             let url = try await api.createChannel(["user_ids": []], as: users.session(0))
-            for (path, type) in [("/v3/users", "application/json"), ("/v3/group_channels/\(url)/messages", "multipart/form-data; boundary=b")] {
+            for (path, type) in [
+                ("/v3/users", "application/json"), ("/v3/group_channels/\(url)/messages", "multipart/form-data; boundary=b")
+            ] {
                 let connection = try api.connection()
                 let credential = path == "/v3/users" ? "Api-Token: \(TestServer.apiToken)" : "Session-Token: \(users.tokens[users[0]]!)"
-                #expect(connection.send("POST \(path) HTTP/1.1\r\nHost: x\r\n\(credential)\r\nContent-Type: \(type)\r\nContent-Length: 10737418240\r\n\r\n"))
+                #expect(
+                    connection.send(
+                        "POST \(path) HTTP/1.1\r\nHost: x\r\n\(credential)\r\nContent-Type: \(type)\r\nContent-Length: 10737418240\r\n\r\n")
+                )
                 let (answer, closed) = await connection.readUntilClosed(timeout: .seconds(5))
                 #expect(answer.hasPrefix("HTTP/1.1 413"), "\(path): \(answer)")
                 #expect(answer.lowercased().contains("connection: close"))
@@ -88,8 +95,12 @@ import Testing
     @Test func malformedChunkedBodiesAre400() async throws {
         let records = LogRecords()
         try await TestServer.withAPI(logger: records.logger()) { api in
-            let head = "POST /v3/users HTTP/1.1\r\nHost: x\r\nApi-Token: \(TestServer.apiToken)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-            for body in ["zz\r\nabc\r\n0\r\n\r\n", "-1\r\nabc\r\n0\r\n\r\n", "ffffffffffffffffffff\r\nabc\r\n0\r\n\r\n", "3\r\nabcX0\r\n\r\n", "3\r\nabc\r\n0\r\nbad trailer\r\n\r\n"] {
+            let head =
+                "POST /v3/users HTTP/1.1\r\nHost: x\r\nApi-Token: \(TestServer.apiToken)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            for body in [
+                "zz\r\nabc\r\n0\r\n\r\n", "-1\r\nabc\r\n0\r\n\r\n", "ffffffffffffffffffff\r\nabc\r\n0\r\n\r\n", "3\r\nabcX0\r\n\r\n",
+                "3\r\nabc\r\n0\r\nbad trailer\r\n\r\n"
+            ] {
                 let connection = try api.connection()
                 #expect(connection.send(head + body))
                 // The answer's head, however long a machine busy with the whole suite takes to send it.
@@ -107,14 +118,17 @@ import Testing
             let url = try await api.createChannel(["user_ids": []], as: users.session(0))
             do {
                 let connection = try api.connection()
-                connection.send("POST /v3/users HTTP/1.1\r\nHost: x\r\nApi-Token: \(TestServer.apiToken)\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"user_id\"")
+                connection.send(
+                    "POST /v3/users HTTP/1.1\r\nHost: x\r\nApi-Token: \(TestServer.apiToken)\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"user_id\""
+                )
             }
             do {
                 let connection = try api.connection()
                 connection.send(
                     "POST /v3/group_channels/\(url)/messages HTTP/1.1\r\nHost: x\r\nSession-Token: \(users.tokens[users[0]]!)\r\n"
                         + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n"
-                        + "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\n" + String(repeating: "x", count: 5000))
+                        + "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\n"
+                        + String(repeating: "x", count: 5000))
             }
             try await Task.sleep(for: .milliseconds(500))
             #expect(try await api.get("/health", as: .none).status == 200)

@@ -22,14 +22,18 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("bidi", 1)
             let url = try await api.createChannel(["user_ids": []], as: users.session(0))
-            let named = try await api.upload(url, ["file_name": "invoice\u{202E}gnp.exe"], file: FormFile(bytes: [1, 2, 3]), as: users.session(0))
+            let named = try await api.upload(
+                url, ["file_name": "invoice\u{202E}gnp.exe"], file: FormFile(bytes: [1, 2, 3]), as: users.session(0))
             #expect(named.status == 201, "\(named.text)")
             #expect(try named.decode(MessageBody.self).file?.name == "invoicegnp.exe")
-            let fromPart = try await api.upload(url, file: FormFile(fileName: "a\u{2066}b\u{2069}c.png", bytes: [1, 2, 3]), as: users.session(0))
+            let fromPart = try await api.upload(
+                url, file: FormFile(fileName: "a\u{2066}b\u{2069}c.png", bytes: [1, 2, 3]), as: users.session(0))
             #expect(try fromPart.decode(MessageBody.self).file?.name == "abc.png")
-            let external = try await api.post("/v3/group_channels/\(url)/messages", [
-                "message_type": "FILE", "url": "https://cdn.example.com/x", "file_name": "x\u{202D}y.pdf",
-            ], as: users.session(0))
+            let external = try await api.post(
+                "/v3/group_channels/\(url)/messages",
+                [
+                    "message_type": "FILE", "url": "https://cdn.example.com/x", "file_name": "x\u{202D}y.pdf"
+                ], as: users.session(0))
             #expect(try external.decode(MessageBody.self).file?.name == "xy.pdf")
         }
     }
@@ -43,10 +47,13 @@ import Testing
                 #expect(try channel.decode(ChannelBody.self).members?.count == 1, "\(spelling)")
             }
             for spelling in ["false", "False", "0"] {
-                #expect(try await api.get("/v3/group_channels/\(url)?show_member=\(spelling)", as: users.session(0)).rawJSON["members"] == nil)
+                #expect(
+                    try await api.get("/v3/group_channels/\(url)?show_member=\(spelling)", as: users.session(0)).rawJSON["members"] == nil)
             }
             for spelling in ["yes", "tru", "2", ""] {
-                #expect(try await api.get("/v3/group_channels/\(url)?show_member=\(spelling)", as: users.session(0)).code == 400104, "\(spelling)")
+                #expect(
+                    try await api.get("/v3/group_channels/\(url)?show_member=\(spelling)", as: users.session(0)).code == 400104,
+                    "\(spelling)")
             }
             let upload = try await api.upload(url, ["require_auth": "False"], file: FormFile(bytes: [1]), as: users.session(0))
             #expect(try upload.decode(MessageBody.self).requireAuth == false)
@@ -61,7 +68,8 @@ import Testing
             #expect(try await api.post(path, ["message": ""], as: users.session(0)).code == 400111)
             #expect(try await api.post(path, [:], as: users.session(0)).code == 400105)
             #expect(try await api.post(path, ["message_type": "ADMM", "message": ""]).code == 400111)
-            #expect(try await api.post(path, ["message_type": "FILE", "url": "https://cdn.example.com/a"], as: users.session(0)).status == 201)
+            #expect(
+                try await api.post(path, ["message_type": "FILE", "url": "https://cdn.example.com/a"], as: users.session(0)).status == 201)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ParleyHTTP
 import Testing
+
+@testable import ParleyHTTP
 
 /// Issue 10.1: JSON bodies are checked for strict syntax and depth before any decoder sees them.
 @Suite struct JSONBodyTests {
@@ -29,8 +30,9 @@ import Testing
             let userID = uniqueID("strict")
             for body in [
                 #"{"user_id":"\#(userID)","nickname":"n",}"#, #"{"user_id":"\#(userID)","nickname":"n","x":[1,]}"#,
-                #"{"user_id":"\#(userID)","nickname":"n"} {}"#, #"{"user_id":'\#(userID)'}"#, #"{"user_id":"\#(userID)","nickname":"n","x":01}"#,
-                #"{"user_id":"\#(userID)","nickname":"n","x":NaN}"#, #"{"user_id":"\#(userID)" "nickname":"n"}"#,
+                #"{"user_id":"\#(userID)","nickname":"n"} {}"#, #"{"user_id":'\#(userID)'}"#,
+                #"{"user_id":"\#(userID)","nickname":"n","x":01}"#,
+                #"{"user_id":"\#(userID)","nickname":"n","x":NaN}"#, #"{"user_id":"\#(userID)" "nickname":"n"}"#
             ] {
                 let response = try await api.raw(.post, "/v3/users", body: body)
                 #expect(response.status == 400, "\(body)")
@@ -46,13 +48,13 @@ import Testing
             return text.withUTF8 { bytes in (try? JSONSyntaxGuard.check(UnsafeRawBufferPointer(bytes))) != nil }
         }
         for valid in [
-            #"{}"#, #"[]"#, #" { "a" : [ 1 , -0.5e+3 , true , false , null , "\u00e9\n" ] } "#, #""x""#, "0", #"{"a":{"b":[{}]}}"#,
+            #"{}"#, #"[]"#, #" { "a" : [ 1 , -0.5e+3 , true , false , null , "\u00e9\n" ] } "#, #""x""#, "0", #"{"a":{"b":[{}]}}"#
         ] {
             #expect(accepts(valid), "\(valid)")
         }
         for invalid in [
             "", "{", "[1,]", #"{"a":1,}"#, "{,}", "[,1]", #"{"a"}"#, #"{"a":}"#, #"{1:2}"#, "01", "1.", ".5", "-", "+1", "1e", "tru",
-            #""\x""#, "\"\u{1}\"", #""\u12g4""#, "[] []", #"{"a":1}}"#, "[1}", #"{"a":1]"#, "\"open",
+            #""\x""#, "\"\u{1}\"", #""\u12g4""#, "[] []", #"{"a":1}}"#, "[1}", #"{"a":1]"#, "\"open"
         ] {
             #expect(!accepts(invalid), "\(invalid)")
         }

@@ -26,7 +26,7 @@ import Testing
                 ("/v3/group_channels/c/messages/unread_count", "GET"),
                 ("/v3/group_channels/c/messages/total_count", "GET"),
                 ("/v3/group_channels/c/messages/17", "DELETE, GET, PUT"),
-                ("/v3/files/0123456789abcdef0123456789abcdef", "GET"),
+                ("/v3/files/0123456789abcdef0123456789abcdef", "GET")
             ]
             for credential in [Credential.none, .admin] {
                 for (path, allow) in cases {

@@ -54,7 +54,8 @@ import Testing
             let url = try await api.createChannel(["user_ids": [], "is_public": true, "access_code": "1234"], as: users.session(0))
             let database = try PostgresConnection(conninfo: TestServer.databaseURL, logger: TestServer.logger)
             func stored() throws -> String {
-                try database.query("SELECT access_code_hash FROM group_channels WHERE channel_url = $1", [url])[0].decode("access_code_hash")
+                try database.query("SELECT access_code_hash FROM group_channels WHERE channel_url = $1", [url])[0].decode(
+                    "access_code_hash")
             }
             let unsalted = try database.query("SELECT encode(sha256('1234'), 'hex') AS h")[0].decode("h", as: String.self)
             #expect(try stored().hasPrefix("hmac-sha256:"))
@@ -73,8 +74,13 @@ import Testing
         let prefix = uniqueID("rotate")
         let fileKey = (0..<32).map { UInt8($0) }
         let token = try await firstPageToken(prefix: prefix, apiToken: TestServer.apiToken, fileKey: fileKey)
-        try await TestServer.withAPI({ $0.apiToken = "a-rotated-api-token-0123456789"; $0.fileKey = fileKey }) { api in
-            let next = try await api.get("/v3/users?user_ids=\(prefix)-0,\(prefix)-1,\(prefix)-2&limit=1&token=\(token)", as: .apiToken("a-rotated-api-token-0123456789"))
+        try await TestServer.withAPI({
+            $0.apiToken = "a-rotated-api-token-0123456789"
+            $0.fileKey = fileKey
+        }) { api in
+            let next = try await api.get(
+                "/v3/users?user_ids=\(prefix)-0,\(prefix)-1,\(prefix)-2&limit=1&token=\(token)",
+                as: .apiToken("a-rotated-api-token-0123456789"))
             #expect(next.status == 200, "\(next.text)")
             #expect(try next.decode(UserList.self).items.first?.userID == "\(prefix)-1")
         }

@@ -10,7 +10,7 @@ import Testing
     /// nothing in it (my_group_channels, the unread counts and mark_as_read_all looked it up).
     @Test func aMalformedPathUserIDIs400111Everywhere() async throws {
         try await TestServer.withAPI { api in
-            let bad = "%C3%97%C3%B8" // "×ø"
+            let bad = "%C3%97%C3%B8"  // "×ø"
             let requests: [(HTTPRequest.Method, String)] = [
                 (.get, "/v3/users/\(bad)"),
                 (.get, "/v3/users/\(bad)/my_group_channels"),
@@ -19,7 +19,7 @@ import Testing
                 (.put, "/v3/users/\(bad)/mark_as_read_all"),
                 (.get, "/v3/users/\(bad)/metadata"),
                 (.get, "/v3/group_channels/c/members/\(bad)"),
-                (.post, "/v3/users/../token"),
+                (.post, "/v3/users/../token")
             ]
             for (method, path) in requests {
                 let response = try await api.send(method, path, json: method == .get ? nil : [:])
@@ -78,7 +78,8 @@ import Testing
             #expect(try badQuery.code == 400111, "\(badQuery.text)")
             #expect(try await api.put("\(base)/messages/mark_as_delivered", ["user_id": cast[0]]).status == 200)
             // should_unhide_all: a body value does not hide a malformed query one.
-            let unhide = try await api.send(.delete, "\(base)/hide?should_unhide_all=maybe", json: ["user_id": cast[0], "should_unhide_all": false])
+            let unhide = try await api.send(
+                .delete, "\(base)/hide?should_unhide_all=maybe", json: ["user_id": cast[0], "should_unhide_all": false])
             #expect(try unhide.code == 400104, "\(unhide.text)")
             // reaction: the query's is used, the body's must still be a reaction.
             let sent = try await api.post("\(base)/messages", ["user_id": cast[0], "message": "hi"])
@@ -101,11 +102,13 @@ import Testing
             let cast = try await api.cast("link", 1)
             let url = try await api.createChannel(["user_ids": [cast[0]]])
             for link in ["http:x://y", "https:/example.com/a", "ftp://example.com/a", "javascript://x"] {
-                let response = try await api.post("/v3/group_channels/\(url)/messages", ["user_id": cast[0], "message_type": "FILE", "url": link])
+                let response = try await api.post(
+                    "/v3/group_channels/\(url)/messages", ["user_id": cast[0], "message_type": "FILE", "url": link])
                 #expect(try response.code == 400111, "\(link): \(response.text)")
             }
             for link in ["HTTPS://example.com/a.png", "http://example.com/b"] {
-                let response = try await api.post("/v3/group_channels/\(url)/messages", ["user_id": cast[0], "message_type": "FILE", "url": link])
+                let response = try await api.post(
+                    "/v3/group_channels/\(url)/messages", ["user_id": cast[0], "message_type": "FILE", "url": link])
                 #expect(response.status == 201, "\(link): \(response.text)")
             }
         }
@@ -131,10 +134,13 @@ import Testing
             let url = try await api.createChannel(["user_ids": [cast[0]]])
             let png = try Media.pngWithAlpha(4, 4)
             for box in ["+5x5", "5x-5", " 5x5", "5x5 ", "0x5", "8193x1"] {
-                let response = try await api.upload(url, ["user_id": cast[0], "thumbnail1": box], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png))
+                let response = try await api.upload(
+                    url, ["user_id": cast[0], "thumbnail1": box], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png))
                 #expect(try response.code == 400111, "\(box): \(response.text)")
             }
-            let fine = try await api.upload(url, ["user_id": cast[0], "thumbnail1": "002X8192"], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png))
+            let fine = try await api.upload(
+                url, ["user_id": cast[0], "thumbnail1": "002X8192"], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png)
+            )
             #expect(fine.status == 201, "\(fine.text)")
         }
     }

@@ -73,9 +73,11 @@ struct API: Sendable {
     /// Creates a user through the API and returns a session token for them.
     @discardableResult
     func createUser(_ userID: String, nickname: String? = nil, metadata: [String: String] = [:]) async throws -> String {
-        let response = try await post("/v3/users", [
-            "user_id": userID, "nickname": nickname ?? userID, "profile_url": "", "metadata": metadata, "issue_session_token": true,
-        ])
+        let response = try await post(
+            "/v3/users",
+            [
+                "user_id": userID, "nickname": nickname ?? userID, "profile_url": "", "metadata": metadata, "issue_session_token": true
+            ])
         guard response.status == 201, let token = try response.decode(UserBody.self).sessionToken else {
             throw TestFailure("creating \(userID) answered \(response.status): \(response.text)")
         }

@@ -1,8 +1,9 @@
 import HTTPTypes
 import Hummingbird
-@testable import HummingbirdTesting
-import Testing
 import NIOCore
+import Testing
+
+@testable import HummingbirdTesting
 
 /// A test client on a connection of its own to the test server.
 struct SeparateConnection: TestClientProtocol {

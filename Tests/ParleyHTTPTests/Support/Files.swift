@@ -48,7 +48,8 @@ extension API {
 
     /// Any request, with the body and the answer as bytes.
     func bytes(
-        _ method: HTTPRequest.Method, _ path: String, body: [UInt8]? = nil, headers extra: HTTPFields = [:], as credential: Credential = .none
+        _ method: HTTPRequest.Method, _ path: String, body: [UInt8]? = nil, headers extra: HTTPFields = [:],
+        as credential: Credential = .none
     ) async throws -> BinaryResponse {
         var headers = extra
         credential.apply(to: &headers)
@@ -88,9 +89,11 @@ enum Media {
     }
 
     static func pngWithAlpha(_ width: Int, _ height: Int) throws -> [UInt8] {
-        try ffmpeg("\(width)x\(height)-alpha.png", [
-            "-f", "lavfi", "-i", "color=c=red@0.5:size=\(width)x\(height),format=rgba", "-frames:v", "1", "-pix_fmt", "rgba",
-        ])
+        try ffmpeg(
+            "\(width)x\(height)-alpha.png",
+            [
+                "-f", "lavfi", "-i", "color=c=red@0.5:size=\(width)x\(height),format=rgba", "-frames:v", "1", "-pix_fmt", "rgba"
+            ])
     }
 
     static func video() throws -> [UInt8] {

@@ -35,16 +35,38 @@ struct ChannelBody: Decodable {
     let inviter: BasicUserBody?
 
     enum CodingKeys: String, CodingKey {
-        case channelURL = "channel_url", name, coverURL = "cover_url", customType = "custom_type", data
-        case isDistinct = "is_distinct", isPublic = "is_public", isSuper = "is_super", isEphemeral = "is_ephemeral"
-        case isAccessCodeRequired = "is_access_code_required", freeze, memberCount = "member_count"
-        case joinedMemberCount = "joined_member_count", maxLengthMessage = "max_length_message", createdAt = "created_at"
-        case createdBy = "created_by", operators, lastMessage = "last_message", members
-        case readReceipt = "read_receipt", deliveryReceipt = "delivery_receipt"
-        case memberState = "member_state", myRole = "my_role", isHidden = "is_hidden", hiddenState = "hidden_state"
-        case userLastRead = "user_last_read", tsMessageOffset = "ts_message_offset"
-        case unreadMessageCount = "unread_message_count", unreadMentionCount = "unread_mention_count"
-        case invitedAt = "invited_at", joinedTS = "joined_ts", inviter
+        case channelURL = "channel_url"
+        case name
+        case coverURL = "cover_url"
+        case customType = "custom_type"
+        case data
+        case isDistinct = "is_distinct"
+        case isPublic = "is_public"
+        case isSuper = "is_super"
+        case isEphemeral = "is_ephemeral"
+        case isAccessCodeRequired = "is_access_code_required"
+        case freeze
+        case memberCount = "member_count"
+        case joinedMemberCount = "joined_member_count"
+        case maxLengthMessage = "max_length_message"
+        case createdAt = "created_at"
+        case createdBy = "created_by"
+        case operators
+        case lastMessage = "last_message"
+        case members
+        case readReceipt = "read_receipt"
+        case deliveryReceipt = "delivery_receipt"
+        case memberState = "member_state"
+        case myRole = "my_role"
+        case isHidden = "is_hidden"
+        case hiddenState = "hidden_state"
+        case userLastRead = "user_last_read"
+        case tsMessageOffset = "ts_message_offset"
+        case unreadMessageCount = "unread_message_count"
+        case unreadMentionCount = "unread_mention_count"
+        case invitedAt = "invited_at"
+        case joinedTS = "joined_ts"
+        case inviter
     }
 }
 
@@ -64,9 +86,17 @@ struct MemberBody: Decodable {
     let deliveredTS: Int
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", nickname, profileURL = "profile_url", isActive = "is_active", state, role
-        case isOnline = "is_online", lastSeenAt = "last_seen_at", isMuted = "is_muted", mutedEndAt = "muted_end_at"
-        case readTS = "read_ts", deliveredTS = "delivered_ts"
+        case userID = "user_id"
+        case nickname
+        case profileURL = "profile_url"
+        case isActive = "is_active"
+        case state, role
+        case isOnline = "is_online"
+        case lastSeenAt = "last_seen_at"
+        case isMuted = "is_muted"
+        case mutedEndAt = "muted_end_at"
+        case readTS = "read_ts"
+        case deliveredTS = "delivered_ts"
     }
 }
 
@@ -76,7 +106,8 @@ struct MemberCheckBody: Decodable {
     let state: String
 
     enum CodingKeys: String, CodingKey {
-        case isMember = "is_member", state
+        case isMember = "is_member"
+        case state
     }
 }
 

@@ -16,7 +16,11 @@ struct ThumbnailBody: Decodable {
     let realHeight: Int
 
     enum CodingKeys: String, CodingKey {
-        case url, plainURL = "plain_url", width, height, realWidth = "real_width", realHeight = "real_height"
+        case url
+        case plainURL = "plain_url"
+        case width, height
+        case realWidth = "real_width"
+        case realHeight = "real_height"
     }
 }
 
@@ -26,6 +30,7 @@ struct FileAuthKeyBody: Decodable {
     let expiresAt: Int
 
     enum CodingKeys: String, CodingKey {
-        case auth, expiresAt = "expires_at"
+        case auth
+        case expiresAt = "expires_at"
     }
 }

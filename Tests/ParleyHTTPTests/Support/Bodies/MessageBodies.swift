@@ -25,11 +25,25 @@ struct MessageBody: Decodable {
     let requireAuth: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case messageID = "message_id", type, channelURL = "channel_url", channelType = "channel_type", user, message
-        case customType = "custom_type", data, mentionType = "mention_type", mentionedUsers = "mentioned_users"
-        case sortedMetaarray = "sorted_metaarray", reactions, translations, isOpMsg = "is_op_msg", silent
-        case createdAt = "created_at", updatedAt = "updated_at", isRemoved = "is_removed", dedupID = "dedup_id"
-        case file, thumbnails, requireAuth = "require_auth"
+        case messageID = "message_id"
+        case type
+        case channelURL = "channel_url"
+        case channelType = "channel_type"
+        case user, message
+        case customType = "custom_type"
+        case data
+        case mentionType = "mention_type"
+        case mentionedUsers = "mentioned_users"
+        case sortedMetaarray = "sorted_metaarray"
+        case reactions, translations
+        case isOpMsg = "is_op_msg"
+        case silent
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case isRemoved = "is_removed"
+        case dedupID = "dedup_id"
+        case file, thumbnails
+        case requireAuth = "require_auth"
     }
 
     /// The sorted meta array as a map from key to values.
@@ -59,7 +73,9 @@ struct ReactionBody: Decodable {
     let updatedAt: Int
 
     enum CodingKeys: String, CodingKey {
-        case key, userIDs = "user_ids", updatedAt = "updated_at"
+        case key
+        case userIDs = "user_ids"
+        case updatedAt = "updated_at"
     }
 }
 
@@ -73,7 +89,11 @@ struct ReactionChangeBody: Decodable {
     let success: Bool
 
     enum CodingKeys: String, CodingKey {
-        case reaction, userID = "user_id", messageID = "msg_id", updatedAt = "updated_at", operation, success
+        case reaction
+        case userID = "user_id"
+        case messageID = "msg_id"
+        case updatedAt = "updated_at"
+        case operation, success
     }
 }
 

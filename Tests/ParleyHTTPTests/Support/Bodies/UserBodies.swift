@@ -12,8 +12,15 @@ struct UserBody: Decodable {
     let sessionToken: String?
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", nickname, profileURL = "profile_url", isOnline = "is_online", lastSeenAt = "last_seen_at"
-        case isActive = "is_active", createdAt = "created_at", metadata, sessionToken = "session_token"
+        case userID = "user_id"
+        case nickname
+        case profileURL = "profile_url"
+        case isOnline = "is_online"
+        case lastSeenAt = "last_seen_at"
+        case isActive = "is_active"
+        case createdAt = "created_at"
+        case metadata
+        case sessionToken = "session_token"
     }
 }
 
@@ -25,7 +32,10 @@ struct BasicUserBody: Decodable {
     let isActive: Bool
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", nickname, profileURL = "profile_url", isActive = "is_active"
+        case userID = "user_id"
+        case nickname
+        case profileURL = "profile_url"
+        case isActive = "is_active"
     }
 }
 
@@ -36,7 +46,9 @@ struct SessionTokenBody: Decodable {
     let expiresAt: Int
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", token, expiresAt = "expires_at"
+        case userID = "user_id"
+        case token
+        case expiresAt = "expires_at"
     }
 }
 
