@@ -67,9 +67,11 @@ struct NewMessageBody: Decodable {
     private func externalFile() throws -> FileAttachment {
         guard let url else { throw ParleyError.missing("url") }
         let link = try Validation.text(url, field: "url", max: Validation.maxFileURLLength)
-        // `http://` or `https://` (the scheme in any letter case), then anything.
-        let lowered = link.prefix(8).lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+        // `http://` or `https://` (the scheme in any letter case), then anything. Compared as
+        // bytes: as characters, a combining mark after the `//` would make the last slash
+        // another character.
+        let head = link.utf8.prefix(8).map { (65...90).contains($0) ? $0 + 32 : $0 }
+        guard head.starts(with: "http://".utf8) || head.starts(with: "https://".utf8) else {
             throw ParleyError.invalidValue("url", "must be an http or https URL")
         }
         let size = fileSize ?? 0

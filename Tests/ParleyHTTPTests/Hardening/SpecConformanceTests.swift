@@ -106,7 +106,9 @@ import Testing
                     "/v3/group_channels/\(url)/messages", ["user_id": cast[0], "message_type": "FILE", "url": link])
                 #expect(try response.code == 400111, "\(link): \(response.text)")
             }
-            for link in ["HTTPS://example.com/a.png", "http://example.com/b"] {
+            // A character that joins the slash before it (a skin-tone modifier) still leaves the
+            // URL starting with `http://` (found by schemathesis: the check compared characters).
+            for link in ["HTTPS://example.com/a.png", "http://example.com/b", "HTtP://\u{1F3FB}zG"] {
                 let response = try await api.post(
                     "/v3/group_channels/\(url)/messages", ["user_id": cast[0], "message_type": "FILE", "url": link])
                 #expect(response.status == 201, "\(link): \(response.text)")
