@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // libpq, found through pkg-config; the only C library the database layer needs.
@@ -87,11 +88,21 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The realtime event stream (API.md §6): the event log's readers, fan-out across
+        // instances over LISTEN/NOTIFY, presence and typing. The socket itself is ParleyHTTP's.
+        .target(
+            name: "ParleyEvents",
+            dependencies: [
+                "ParleyCore", "ParleyStore", "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
             name: "ParleyContainer",
             dependencies: [
-                "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyFiles", "Postgres",
+                "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyFiles", "ParleyEvents", "Postgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,9 +112,11 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
-                "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat", "ParleyFiles",
+                "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat", "ParleyFiles", "ParleyEvents",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -138,6 +151,8 @@ let package = Package(
             dependencies: [
                 "ParleyHTTP", "ParleyContainer", "ParleyCore", "Postgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

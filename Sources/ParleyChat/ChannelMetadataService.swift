@@ -18,19 +18,25 @@ public struct ChannelMetadataService: Sendable {
     }
 
     public func create(_ caller: Caller, _ channelURL: String, _ map: [String: String]) async throws {
-        try await writing(caller, channelURL) { try MetadataRules.add(map, to: $0.channelMetadata(channelURL)) }
+        try await writing(caller, channelURL, changed: map) { try MetadataRules.add(map, to: $0.channelMetadata(channelURL)) }
     }
 
     public func update(_ caller: Caller, _ channelURL: String, _ map: [String: String], upsert: Bool) async throws {
-        try await writing(caller, channelURL) { try MetadataRules.set(map, upsert: upsert, in: $0.channelMetadata(channelURL)) }
+        try await writing(caller, channelURL, changed: map) {
+            try MetadataRules.set(map, upsert: upsert, in: $0.channelMetadata(channelURL))
+        }
     }
 
     public func delete(_ caller: Caller, _ channelURL: String, key: String) async throws {
-        try await writing(caller, channelURL) { try MetadataRules.remove(key, from: $0.channelMetadata(channelURL)) }
+        try await writing(caller, channelURL, deleted: { _ in [key] }) {
+            try MetadataRules.remove(key, from: $0.channelMetadata(channelURL))
+        }
     }
 
     public func deleteAll(_ caller: Caller, _ channelURL: String) async throws {
-        try await writing(caller, channelURL) { try $0.channelMetadata(channelURL).deleteAll() }
+        try await writing(caller, channelURL, deleted: { Array(try $0.channelMetadata(channelURL).all().keys).sorted() }) {
+            try $0.channelMetadata(channelURL).deleteAll()
+        }
     }
 
     private func reading<T: Sendable>(_ caller: Caller, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> T)
@@ -43,12 +49,21 @@ public struct ChannelMetadataService: Sendable {
         }
     }
 
-    /// Writes with the channel row locked, so the key limit holds under concurrent writers.
-    private func writing(_ caller: Caller, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> Void) async throws {
+    /// Writes with the channel row locked, so the key limit holds under concurrent writers, and
+    /// tells the members (`metadata_changed`: the values set, the keys `deleted` finds before the
+    /// write removes them).
+    private func writing(
+        _ caller: Caller, _ channelURL: String, changed: [String: String] = [:],
+        deleted: @escaping @Sendable (Repositories) throws -> [String] = { _ in [] },
+        _ body: @escaping @Sendable (Repositories) throws -> Void
+    ) async throws {
         try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
+            let deletedKeys = try deleted(repositories)
             try body(repositories)
+            ChannelEvents.channel(
+                .metadataChanged, channelURL, payload: .metadata(changed: changed, deletedKeys: deletedKeys), repositories)
         }
     }
 }

@@ -19,6 +19,7 @@ public struct ChannelOperatorService: Sendable {
             guard outsiders.isEmpty else {
                 throw ParleyError.invalidValue("operator_ids", "not members of the channel: \(outsiders.joined(separator: ", "))")
             }
+            try ChannelEvents.operatorsChanged(channelURL, repositories)
         }
     }
 
@@ -27,6 +28,7 @@ public struct ChannelOperatorService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             try repositories.groupChannelMembers.setOperator(channelURL, userIDs, false)
+            try ChannelEvents.operatorsChanged(channelURL, repositories)
         }
     }
 
@@ -45,6 +47,7 @@ public struct ChannelOperatorService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             try repositories.groupChannels.setFreeze(channelURL, freeze)
+            ChannelEvents.channel(freeze ? .channelFrozen : .channelUnfrozen, channelURL, repositories)
             return try ChannelViews.one(channelURL, viewerID: caller.userID, repositories)
         }
     }

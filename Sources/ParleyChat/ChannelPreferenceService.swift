@@ -24,6 +24,7 @@ public struct ChannelPreferenceService: Sendable {
             )
             // Messages the user no longer sees are not unread either.
             if hidePreviousMessages { try repositories.receipts.markEverythingRead(channels, userID) }
+            for channel in channels { ChannelEvents.user(.channelHidden, channel, userID, repositories) }
         }
     }
 
@@ -31,6 +32,7 @@ public struct ChannelPreferenceService: Sendable {
         try caller.requireActingAs(userID)
         try await changeOwnMemberships(caller, channelURL, userID: userID, all: unhideAll) { repositories, channels in
             try repositories.groupChannelMembers.setHidden(channels, userID, .unhidden, hideMessagesBefore: nil)
+            for channel in channels { ChannelEvents.user(.channelUnhidden, channel, userID, repositories) }
         }
     }
 

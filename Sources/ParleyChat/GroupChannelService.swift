@@ -57,6 +57,8 @@ public struct GroupChannelService: Sendable {
                 }
                 try repositories.groupChannelMembers.insert(url, members, now: now)
                 try repositories.groupChannels.refreshCounts([url])
+                try ChannelEvents.membersJoined(url, members.filter { $0.state == .joined }.map(\.userID), repositories)
+                try ChannelEvents.invited(url, inviterID: creatorID, members.filter { $0.state == .invited }.map(\.userID), repositories)
             }
             let view = try ChannelViews.one(url, viewerID: viewer, repositories)
             return (view, created)
@@ -105,6 +107,7 @@ public struct GroupChannelService: Sendable {
             }
             let accessCodeHash: String?? = update.accessCode.map { $0.isEmpty ? nil : accessCodes.stored($0) }
             try repositories.groupChannels.update(channelURL, update, accessCodeHash: accessCodeHash)
+            try ChannelEvents.channelChanged(channelURL, repositories)
             return try ChannelViews.one(channelURL, viewerID: viewer, repositories)
         }
     }
@@ -117,7 +120,10 @@ public struct GroupChannelService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
             let fileIDs = try repositories.files.removeForChannel(channelURL)
+            // The members are gone with the channel, so they are named.
+            let members = try repositories.events.recipients([channelURL])[channelURL]?.map(\.userID) ?? []
             _ = try repositories.groupChannels.delete(channelURL)
+            repositories.events.append(NewEvent(.channelDeleted, channelURL: channelURL, audience: .users, userIDs: members))
             if !fileIDs.isEmpty { repositories.afterCommit { await files.removeStoredFiles(fileIDs) } }
         }
     }

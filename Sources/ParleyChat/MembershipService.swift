@@ -32,11 +32,15 @@ public struct MembershipService: Sendable {
                     userID: userID, state: autoAccept[userID, default: true] ? .joined : .invited, isOperator: false,
                     inviterID: inviter, tsMessageOffset: offset)
             }
-            let added = try repositories.groupChannelMembers.insert(channelURL, members, now: now)
+            let added = Set(try repositories.groupChannelMembers.insert(channelURL, members, now: now))
             if !added.isEmpty {
                 try repositories.groupChannels.refreshCounts([channelURL])
                 try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
                 try repositories.groupChannels.endDistinct([channelURL])
+                let joined = members.filter { added.contains($0.userID) && $0.state == .joined }.map(\.userID)
+                let invited = members.filter { added.contains($0.userID) && $0.state == .invited }.map(\.userID)
+                try ChannelEvents.membersJoined(channelURL, joined, repositories)
+                try ChannelEvents.invited(channelURL, inviterID: inviter, invited, repositories)
             }
             return try ChannelViews.one(channelURL, viewerID: caller.userID, repositories)
         }
@@ -55,6 +59,7 @@ public struct MembershipService: Sendable {
             try requireAccessCode(context, accessCode, caller, repositories)
             try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
             try repositories.groupChannels.refreshCounts([channelURL])
+            try ChannelEvents.membersJoined(channelURL, [userID], repositories)
             return try ChannelViews.one(channelURL, viewerID: userID, repositories)
         }
     }
@@ -70,6 +75,8 @@ public struct MembershipService: Sendable {
             try repositories.groupChannelMembers.remove(channelURL, [userID])
             try repositories.groupChannels.refreshCounts([channelURL])
             try repositories.groupChannels.endDistinct([channelURL])
+            let decliner = try repositories.users.basicUsers([userID])
+            ChannelEvents.channel(.invitationDeclined, channelURL, payload: .users(decliner), alsoTo: [userID], repositories)
         }
     }
 
@@ -89,9 +96,11 @@ public struct MembershipService: Sendable {
             case .joined: break
             case .invited:
                 try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
+                try ChannelEvents.membersJoined(channelURL, [userID], repositories)
             case nil:
                 let member = NewMember(userID: userID, state: .joined, isOperator: false, inviterID: nil, tsMessageOffset: offset)
                 try repositories.groupChannelMembers.insert(channelURL, [member], now: now)
+                try ChannelEvents.membersJoined(channelURL, [userID], repositories)
             }
             try repositories.groupChannels.refreshCounts([channelURL])
             try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
@@ -122,6 +131,7 @@ public struct MembershipService: Sendable {
         guard !left.isEmpty else { return }
         try repositories.groupChannels.endDistinct(left)
         try repositories.groupChannels.refreshCounts(left)
+        for channelURL in left { try ChannelEvents.membersLeft(channelURL, [userID], repositories) }
     }
 
     private func requireInvited(_ channelURL: String, _ userID: String, _ repositories: Repositories) throws {

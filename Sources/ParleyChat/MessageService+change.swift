@@ -10,7 +10,9 @@ extension MessageService {
             _ = try Self.editable(channelURL, messageID, caller, repositories)
             try repositories.messages.update(messageID, update, now: now)
             guard let message = try repositories.messages.find(channelURL, messageID) else { throw Self.notFound(messageID) }
-            return try MessageDetails.attach(message, repositories)
+            let updated = try MessageDetails.attach(message, repositories)
+            ChannelEvents.message(.messageUpdated, updated, repositories)
+            return updated
         }
     }
 
@@ -26,6 +28,7 @@ extension MessageService {
             if let removed = try repositories.messages.markRemoved(messageID, now: now) {
                 try repositories.receipts.recordRemoval(removed)
             }
+            ChannelEvents.channel(.messageDeleted, channelURL, payload: .messageID(messageID), repositories)
             if !fileIDs.isEmpty { repositories.afterCommit { await files.removeStoredFiles(fileIDs) } }
         }
     }

@@ -58,6 +58,7 @@ extension MessageService {
             // A new message has no reactions yet: only the mentioned users' profiles to add.
             var sent = message
             sent.mentionedUsers = try repositories.users.basicUsers(new.mentionedUserIDs)
+            ChannelEvents.message(.messageReceived, sent, repositories)
             return (sent, true)
         }
     }

@@ -65,7 +65,9 @@ public struct MetaArrayService: Sendable {
             }
             try repositories.messages.setMetaarray(messageID, result, now: now)
             guard let changed = try repositories.messages.find(channelURL, messageID) else { throw MessageService.notFound(messageID) }
-            return try MessageDetails.attach(changed, repositories)
+            let updated = try MessageDetails.attach(changed, repositories)
+            ChannelEvents.message(.messageUpdated, updated, repositories)
+            return updated
         }
     }
 }

@@ -18,7 +18,10 @@ public struct ReactionService: Sendable {
         let now = clock.nowMillis
         return try await store.transaction { repositories in
             try Self.requireReactable(channelURL, messageID, userID: userID, caller, repositories)
-            return try repositories.reactions.add(messageID, reaction: reaction, userID: userID, now: now)
+            let updatedAt = try repositories.reactions.add(messageID, reaction: reaction, userID: userID, now: now)
+            let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: true)
+            ChannelEvents.channel(.reactionUpdated, channelURL, payload: payload, repositories)
+            return updatedAt
         }
     }
 
@@ -29,6 +32,8 @@ public struct ReactionService: Sendable {
             guard try repositories.reactions.remove(messageID, reaction: reaction, userID: userID) else {
                 throw ParleyError.notFound("\"\(userID)\" has no reaction \"\(reaction)\" on message \(messageID).")
             }
+            let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: false)
+            ChannelEvents.channel(.reactionUpdated, channelURL, payload: payload, repositories)
         }
     }
 

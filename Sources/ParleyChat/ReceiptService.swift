@@ -21,6 +21,7 @@ public struct ReceiptService: Sendable {
             guard try repositories.receipts.markRead(channelURL, userID, timestamp: timestamp, now: now) else {
                 throw Self.notMember(userID, channelURL)
             }
+            ChannelEvents.channel(.read, channelURL, payload: .receipt(userID: userID, ts: timestamp ?? now), repositories)
         }
     }
 
@@ -33,6 +34,7 @@ public struct ReceiptService: Sendable {
             guard let ts = try repositories.receipts.markDelivered(channelURL, userID, now: now) else {
                 throw Self.notMember(userID, channelURL)
             }
+            ChannelEvents.channel(.delivered, channelURL, payload: .receipt(userID: userID, ts: ts), repositories)
             return ts
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParleyCore
+import ParleyEvents
 import ParleyFiles
 import Postgres
 
@@ -37,6 +38,8 @@ public struct Config: Sendable {
     public var files = FileSettings()
     /// How long a client may take over a request's parts before its connection is closed.
     public var httpTimeouts = HTTPTimeouts()
+    /// The event stream, presence and typing (API.md §6).
+    public var events = EventSettings()
 
     public init(databaseURL: String, apiToken: String) {
         self.databaseURL = databaseURL
@@ -118,6 +121,8 @@ public struct Config: Sendable {
         config.httpTimeouts.header = .seconds(try reader.int("PARLEY_HTTP_HEADER_TIMEOUT_SECONDS", default: 30, range: 1...3600))
         config.httpTimeouts.bodyProgress = .seconds(try reader.int("PARLEY_HTTP_BODY_TIMEOUT_SECONDS", default: 30, range: 1...3600))
         config.httpTimeouts.idle = .seconds(try reader.int("PARLEY_HTTP_IDLE_TIMEOUT_SECONDS", default: 75, range: 1...86400))
+        config.events.retentionMillis = Int64(try reader.int("PARLEY_EVENT_RETENTION_HOURS", default: 24, range: 1...8760)) * 3_600_000
+        config.events.socketsPerUser = try reader.int("PARLEY_MAX_SOCKETS_PER_USER", default: config.events.socketsPerUser, range: 1...1000)
         return config
     }
 }

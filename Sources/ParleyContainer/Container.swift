@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ParleyChat
 import ParleyCore
+import ParleyEvents
 import ParleyFiles
 import ParleyStore
 import ParleyUsers
@@ -30,6 +31,7 @@ public struct Container: Sendable {
     public let reactions: ReactionService
     public let metaarrays: MetaArrayService
     public let files: FileService
+    public let realtime: Realtime
     public let readiness: ReadinessProbe
     /// Long-running parts the application must run and shut down (the connection pool).
     public let services: [any Service]
@@ -60,6 +62,7 @@ public struct Container: Sendable {
             store: store, clock: clock, settings: fileSettings, logger: logger
         )
         let memberships = MembershipService(store: store, clock: clock, settings: settings, accessCodes: accessCodes)
+        let realtime = Realtime(store: store, conninfo: config.databaseURL, settings: config.events, clock: clock, logger: logger)
         return Container(
             config: config,
             logger: logger,
@@ -79,8 +82,9 @@ public struct Container: Sendable {
             reactions: ReactionService(store: store, clock: clock),
             metaarrays: MetaArrayService(store: store, clock: clock),
             files: files,
+            realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
-            services: [pool, FileSweeper(storage: fileStorage, store: store, logger: logger)],
+            services: [pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime],
             shutdown: { await pool.close() }
         )
     }

@@ -1,5 +1,5 @@
 /// A user as embedded in other resources (API.md §2.1): sender, inviter, creator, operator.
-public struct BasicUser: Sendable, Equatable {
+public struct BasicUser: Sendable, Equatable, Codable {
     public let userID: String
     public let nickname: String
     public let profileURL: String

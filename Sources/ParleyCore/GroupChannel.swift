@@ -1,5 +1,5 @@
 /// A group channel's own fields (API.md §3.1), the same for every viewer.
-public struct GroupChannel: Sendable, Equatable {
+public struct GroupChannel: Sendable, Equatable, Codable {
     public var channelURL: String
     public var name: String
     public var coverURL: String

@@ -3,15 +3,20 @@ public struct Member: Sendable, Equatable {
     public let user: BasicUser
     public let state: MemberState
     public let isOperator: Bool
+    public let isOnline: Bool
     public let lastSeenAt: Int64
     public let readTS: Int64
     public let deliveredTS: Int64
 
-    public init(user: BasicUser, state: MemberState, isOperator: Bool, lastSeenAt: Int64, readTS: Int64 = 0, deliveredTS: Int64 = 0) {
+    public init(
+        user: BasicUser, state: MemberState, isOperator: Bool, isOnline: Bool = false, lastSeenAt: Int64, readTS: Int64 = 0,
+        deliveredTS: Int64 = 0
+    ) {
         self.user = user
         self.state = state
         self.isOperator = isOperator
-        self.lastSeenAt = lastSeenAt
+        self.isOnline = isOnline
+        self.lastSeenAt = isOnline ? 0 : lastSeenAt
         self.readTS = readTS
         self.deliveredTS = deliveredTS
     }

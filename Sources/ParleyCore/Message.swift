@@ -1,11 +1,11 @@
 /// The kinds of message (API.md §4.1).
-public enum MessageType: String, Sendable {
+public enum MessageType: String, Sendable, Codable {
     case user = "MESG"
     case file = "FILE"
     case admin = "ADMM"
 }
 
-public enum MentionType: String, Sendable {
+public enum MentionType: String, Sendable, Codable {
     case users, channel
 }
 
@@ -21,7 +21,7 @@ public struct MetaArray: Sendable, Equatable, Codable {
 }
 
 /// One reaction key on a message and who reacted with it (API.md §4.6).
-public struct Reaction: Sendable, Equatable {
+public struct Reaction: Sendable, Equatable, Codable {
     public let key: String
     public let userIDs: [String]
     public let updatedAt: Int64
@@ -34,7 +34,7 @@ public struct Reaction: Sendable, Equatable {
 }
 
 /// A message as stored and shown (API.md §4.1).
-public struct Message: Sendable, Equatable {
+public struct Message: Sendable, Equatable, Codable {
     public var messageID: Int64
     public var type: MessageType
     public var channelURL: String

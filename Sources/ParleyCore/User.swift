@@ -4,19 +4,23 @@ public struct User: Sendable, Equatable {
     public var nickname: String
     public var profileURL: String
     public var isActive: Bool
+    /// Whether the user holds an event stream socket (API.md §6.5).
+    public var isOnline: Bool
+    /// When their last socket closed; 0 while online or never connected.
     public var lastSeenAt: Int64
     public var createdAt: Int64
     public var metadata: [String: String]
 
     public init(
-        userID: String, nickname: String, profileURL: String, isActive: Bool = true,
+        userID: String, nickname: String, profileURL: String, isActive: Bool = true, isOnline: Bool = false,
         lastSeenAt: Int64 = 0, createdAt: Int64, metadata: [String: String] = [:]
     ) {
         self.userID = userID
         self.nickname = nickname
         self.profileURL = profileURL
         self.isActive = isActive
-        self.lastSeenAt = lastSeenAt
+        self.isOnline = isOnline
+        self.lastSeenAt = isOnline ? 0 : lastSeenAt
         self.createdAt = createdAt
         self.metadata = metadata
     }

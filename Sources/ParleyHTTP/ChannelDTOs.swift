@@ -86,7 +86,7 @@ struct MemberDTO: JSONWritable {
             json.field("is_active", member.user.isActive)
             json.field("state", member.state.rawValue)
             json.field("role", member.isOperator ? "operator" : "none")
-            json.field("is_online", false)
+            json.field("is_online", member.isOnline)
             json.field("last_seen_at", member.lastSeenAt)
             // Mutes arrive with moderation.
             json.field("is_muted", false)

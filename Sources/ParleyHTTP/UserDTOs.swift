@@ -23,8 +23,7 @@ struct UserDTO: JSONWritable {
         userID = user.userID
         nickname = user.nickname
         profileURL = user.profileURL
-        // Presence arrives with the realtime event stream; until a user can hold one, nobody is online.
-        isOnline = false
+        isOnline = user.isOnline
         lastSeenAt = user.lastSeenAt
         isActive = full ? user.isActive : nil
         createdAt = full ? user.createdAt : nil

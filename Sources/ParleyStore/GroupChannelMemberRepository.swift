@@ -172,6 +172,7 @@ public struct GroupChannelMemberRepository {
         let rows = try connection.query(
             """
             SELECT \(rank) AS rank, u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, m.state, m.is_operator,
+                \(PresenceRepository.isOnline("u")),
                 m.read_ts, m.delivered_ts
             FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
             \(sql.whereClause)
@@ -184,6 +185,7 @@ public struct GroupChannelMemberRepository {
                 user: try UserRepository.basicUser(row),
                 state: try row.decode("state", as: MemberState.self),
                 isOperator: try row.decode("is_operator"),
+                isOnline: try row.decode("is_online"),
                 lastSeenAt: try row.decode("last_seen_at"),
                 readTS: try row.decode("read_ts"),
                 deliveredTS: try row.decode("delivered_ts")

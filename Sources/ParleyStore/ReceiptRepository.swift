@@ -145,4 +145,49 @@ public struct ReceiptRepository {
         )[0]
         return (try row.decode("messages"), try row.decode("channels"))
     }
+
+    /// Each pair's unread counts in its channel and the user's total over their joined channels
+    /// (for `unread_count_changed`): one statement for any number of pairs.
+    public func unreadSummary(_ pairs: [UnreadPair]) throws -> [UnreadSummary] {
+        let rows = try connection.query(
+            """
+            WITH pairs AS (SELECT * FROM unnest($1::text[], $2::text[]) AS p(user_id, channel_url)),
+            mine AS (
+                SELECT m.user_id, m.channel_url, \(Self.unreadExpression) AS unread, m.unread_mentions
+                FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
+                WHERE m.user_id IN (SELECT user_id FROM pairs) AND m.state = 'joined'
+            )
+            SELECT p.user_id, p.channel_url, COALESCE(x.unread, 0) AS unread, COALESCE(x.unread_mentions, 0) AS mentions,
+                (SELECT COALESCE(sum(t.unread), 0) FROM mine t WHERE t.user_id = p.user_id) AS total
+            FROM pairs p LEFT JOIN mine x ON x.user_id = p.user_id AND x.channel_url = p.channel_url
+            """,
+            [pairs.map(\.userID), pairs.map(\.channelURL)]
+        )
+        return try rows.map { row in
+            UnreadSummary(
+                userID: try row.decode("user_id"), channelURL: try row.decode("channel_url"), unreadMessages: try row.decode("unread"),
+                unreadMentions: try row.decode("mentions"), totalUnreadMessages: try row.decode("total")
+            )
+        }
+    }
+}
+
+/// A member of a channel whose unread counts are asked for.
+public struct UnreadPair: Sendable, Hashable {
+    public let userID: String
+    public let channelURL: String
+
+    public init(userID: String, channelURL: String) {
+        self.userID = userID
+        self.channelURL = channelURL
+    }
+}
+
+/// A member's unread counts in one channel, and over all their joined channels.
+public struct UnreadSummary: Sendable {
+    public let userID: String
+    public let channelURL: String
+    public let unreadMessages: Int
+    public let unreadMentions: Int
+    public let totalUnreadMessages: Int
 }

@@ -18,7 +18,12 @@ public struct Store: Sendable {
     public func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
         try await mappingUnavailable {
             let afterCommit = AfterCommit()
-            let result = try await pool.withConnection { try body(Repositories(connection: $0, afterCommit: afterCommit)) }
+            let result = try await pool.withConnection { connection in
+                let repositories = Repositories(connection: connection, afterCommit: afterCommit)
+                let result = try body(repositories)
+                try repositories.events.flush()
+                return result
+            }
             await afterCommit.run()
             return result
         }
@@ -37,7 +42,13 @@ public struct Store: Sendable {
             while true {
                 let afterCommit = AfterCommit()
                 do {
-                    let result = try await pool.withTransaction { try body(Repositories(connection: $0, afterCommit: afterCommit)) }
+                    let result = try await pool.withTransaction { connection in
+                        let repositories = Repositories(connection: connection, afterCommit: afterCommit)
+                        let result = try body(repositories)
+                        // The events go last: their locks are the last the transaction takes.
+                        try repositories.events.flush()
+                        return result
+                    }
                     await afterCommit.run()
                     return result
                 } catch let error as PostgresError where error.isTransient && attempt < Self.maxAttempts {
@@ -79,6 +90,7 @@ public struct Lookup<Result: Sendable>: Sendable {
 public struct Repositories {
     let connection: PostgresConnection
     private let pendingAfterCommit: AfterCommit
+    private let pendingEvents = PendingEvents()
 
     init(connection: PostgresConnection, afterCommit: AfterCommit) {
         self.connection = connection
@@ -91,6 +103,9 @@ public struct Repositories {
         pendingAfterCommit.add(action)
     }
 
+    /// The events of the change, written in its transaction (API.md §6.3).
+    public var events: EventRepository { EventRepository(connection: connection, pending: pendingEvents) }
+    public var presence: PresenceRepository { PresenceRepository(connection: connection) }
     public var users: UserRepository { UserRepository(connection: connection) }
     public func userMetadata(_ userID: String) -> MetadataRepository {
         MetadataRepository(connection: connection, owner: .user, ownerID: userID)

@@ -7,7 +7,7 @@ public struct UserRepository {
 
     /// The user columns plus their metadata as one JSON object.
     static let columns = """
-        u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, u.created_at,
+        u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, u.created_at, \(PresenceRepository.isOnline("u")),
         COALESCE((SELECT json_object_agg(m.key, m.value) FROM user_metadata m WHERE m.user_id = u.user_id), '{}') AS metadata
         """
 
@@ -114,6 +114,7 @@ public struct UserRepository {
             nickname: try row.decode("nickname"),
             profileURL: try row.decode("profile_url"),
             isActive: try row.decode("is_active"),
+            isOnline: try row.decode("is_online"),
             lastSeenAt: try row.decode("last_seen_at"),
             createdAt: try row.decode("created_at"),
             metadata: metadata

@@ -8,6 +8,8 @@ import ParleyStore
 public struct Authentication: Sendable {
     public let caller: Caller
     public let fileKeyGeneration: Int64?
+    /// When a session token stops working (the event stream closes then).
+    public var sessionExpiresAt: Int64? = nil
 }
 
 /// Turns the credentials of a request into a `Caller` (API.md §1.7).
@@ -52,7 +54,8 @@ public struct Authenticator: Sendable {
         else { throw ParleyError.invalidSessionToken }
         guard stored.userIsActive else { throw ParleyError.deactivatedUser }
         guard !stored.revoked else { throw ParleyError.invalidSessionToken }
-        return Authentication(caller: .user(stored.userID), fileKeyGeneration: stored.fileKeyGeneration)
+        return Authentication(
+            caller: .user(stored.userID), fileKeyGeneration: stored.fileKeyGeneration, sessionExpiresAt: stored.expiresAt)
     }
 
     /// Creates a token for `userID` inside the caller's transaction.

@@ -82,6 +82,7 @@ public struct UserService: Sendable {
                 // their old session tokens or file auth keys.
                 try repositories.sessionTokens.revokeAll(userID: userID)
                 try repositories.files.revokeKeys(userID: userID)
+                Self.endSessions(userID, repositories)
             }
             if leavesAll { try departure.leaveAll(userID, repositories) }
             try repositories.users.update(userID, update)
@@ -95,6 +96,7 @@ public struct UserService: Sendable {
             // Leaving first keeps the channels' member counts and distinctness right.
             try departure.leaveAll(userID, repositories)
             _ = try repositories.users.delete(userID)
+            Self.endSessions(userID, repositories)
         }
     }
 
@@ -116,7 +118,13 @@ public struct UserService: Sendable {
         try await store.changingUser(userID) { repositories in
             try repositories.sessionTokens.deleteAll(userID: userID)
             try repositories.files.revokeKeys(userID: userID)
+            Self.endSessions(userID, repositories)
         }
+    }
+
+    /// The user's open event streams check their tokens (and close, 4001, when they fail).
+    static func endSessions(_ userID: String, _ repositories: Repositories) {
+        repositories.events.append(NewEvent(.sessionEnded, channelURL: nil, audience: .users, userIDs: [userID]))
     }
 
     public func invitationPreference(_ caller: Caller, _ userID: String) async throws -> Bool {

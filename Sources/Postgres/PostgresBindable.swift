@@ -51,14 +51,19 @@ extension Data: PostgresBindable {
     }
 }
 
-extension Array: PostgresBindable where Element == String {
-    /// A `text[]` literal: every element quoted, with `"` and `\` escaped.
+extension Array: PostgresBindable where Element: PostgresBindable {
+    /// An array literal (`text[]`, `bigint[]`, …): every element quoted, with `"` and `\`
+    /// escaped, and nil as NULL.
     public var postgresText: String? {
         var text = "{"
         for (index, element) in enumerated() {
             if index > 0 { text += "," }
+            guard let value = element.postgresText else {
+                text += "NULL"
+                continue
+            }
             text += "\""
-            for character in element {
+            for character in value {
                 if character == "\"" || character == "\\" { text += "\\" }
                 text.append(character)
             }

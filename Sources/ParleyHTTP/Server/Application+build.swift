@@ -11,6 +11,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     let channelDTO: @Sendable (ChannelView) -> ChannelDTO = { ChannelDTO(view: $0, maxMessageLength: limits.messageLength) }
     router.addRoutes(HealthController(readiness: container.readiness).routes)
     router.addRoutes(files.downloadRoutes, atPath: "v3")
+    router.addRoutes(EventStreamController.plainRoutes(), atPath: "v3")
     // Group middleware runs for the group's routes only: an unknown path or a wrong method
     // never asks for a token.
     let v3 = router.group("v3")
@@ -58,11 +59,27 @@ public func servedRoutes(container: Container) -> [String] {
     return router.routes.map { "\($0.method.rawValue) \($0.path)" }
 }
 
+/// The router of WebSocket upgrades: the event stream.
+func buildWebSocketRouter(container: Container) -> Router<EventStreamContext> {
+    let router = Router(context: EventStreamContext.self)
+    EventStreamController(
+        realtime: container.realtime, authenticator: container.authenticator,
+        fileLinks: FileLinkIssuer(baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock),
+        maxMessageLength: container.config.limits.messageLength, logger: container.logger
+    ).register(on: router)
+    return router
+}
+
 /// The Hummingbird application serving `container` on the configured address.
 public func buildApplication(container: Container) -> some ApplicationProtocol {
-    Application(
+    let pingInterval = container.config.events.pingInterval
+    return Application(
         router: buildRouter(container: container),
-        server: .guardedHTTP1(timeouts: container.config.httpTimeouts),
+        server: .guardedHTTP1(
+            timeouts: container.config.httpTimeouts, webSocketRouter: buildWebSocketRouter(container: container),
+            // A peer that has not answered a ping by the next one is closed.
+            webSocket: .init(maxFrameSize: 1 << 20, autoPing: .enabled(timePeriod: pingInterval))
+        ),
         configuration: .init(address: .hostname(container.config.host, port: container.config.port), serverName: "parley"),
         services: container.services,
         logger: container.logger

@@ -128,28 +128,11 @@ final class ConnectionDeadlines {
 }
 
 /// First in the pipeline: notices the first bytes of a request, which the HTTP decoder keeps to
-/// itself until the header is complete.
+/// itself until the header is complete. It owns the connection's deadlines from the start (the
+/// HTTP codec arrives only once the first request is known not to be an upgrade).
 final class RequestBytesWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
-    let deadlines: ConnectionDeadlines
-
-    init(deadlines: ConnectionDeadlines) {
-        self.deadlines = deadlines
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        deadlines.bytesArrived(context.eventLoop)
-        context.fireChannelRead(data)
-    }
-}
-
-/// After the HTTP codec: follows requests and responses through their phases, and marks a
-/// response sent before its request's body was read `Connection: close`.
-final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    static let name = "parley-request-bytes"
     let deadlines: ConnectionDeadlines
 
     init(deadlines: ConnectionDeadlines) {
@@ -172,6 +155,31 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadlines.stop()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        deadlines.bytesArrived(context.eventLoop)
+        context.fireChannelRead(data)
+    }
+}
+
+/// After the HTTP codec: follows requests and responses through their phases, and marks a
+/// response sent before its request's body was read `Connection: close`.
+final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+    /// The watcher's, found when the codec and this handler are added behind it.
+    private var deadlines: ConnectionDeadlines!
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        deadlines = try? context.pipeline.syncOperations.handler(type: RequestBytesWatcher.self).deadlines
+        // Without a watcher (never in the server) the deadlines are this handler's own.
+        if deadlines == nil {
+            deadlines = ConnectionDeadlines(timeouts: HTTPTimeouts())
+            if context.channel.isActive { deadlines.start(context) }
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -1,21 +1,29 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import ParleyContainer
 
-/// Hummingbird's HTTP/1 channel with Parley's connection deadlines (`ConnectionDeadlines`)
-/// around its HTTP codec: one handler in front of the decoder sees a request's first bytes, one
-/// behind it follows requests and responses.
+/// Hummingbird's HTTP/1 channel with a WebSocket upgrade (the event stream) and Parley's
+/// connection deadlines (`ConnectionDeadlines`) around its HTTP codec: one handler in front of
+/// the decoder sees a request's first bytes, one behind it follows requests and responses. An
+/// upgraded connection leaves the deadlines behind (`leaveDeadlines`): the stream has pings.
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
-    typealias Value = HTTP1Channel.Value
-    let base: HTTP1Channel
+    typealias Value = HTTP1WebSocketUpgradeChannel.Value
+    let base: HTTP1WebSocketUpgradeChannel
     let timeouts: HTTPTimeouts
 
-    init(responder: @escaping HTTPChannelHandler.Responder, timeouts: HTTPTimeouts) {
-        self.base = HTTP1Channel(responder: responder)
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, webSocketResponder: some HTTPResponder<EventStreamContext>,
+        webSocket: WebSocketServerConfiguration, timeouts: HTTPTimeouts
+    ) {
+        self.base = HTTP1WebSocketUpgradeChannel(
+            responder: responder, webSocketResponder: webSocketResponder,
+            configuration: .init(http1: .init(additionalChannelHandlers: [RequestDeadlineHandler()], idleTimeout: nil), ws: webSocket)
+        )
         self.timeouts = timeouts
     }
 
@@ -24,11 +32,8 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let timeouts = timeouts
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let deadlines = ConnectionDeadlines(timeouts: timeouts)
-            let pipeline = channel.pipeline.syncOperations
-            try pipeline.addHandler(RequestBytesWatcher(deadlines: deadlines), position: .first)
-            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(RequestDeadlineHandler(deadlines: deadlines), position: .after(codec))
+            try channel.pipeline.syncOperations.addHandler(
+                RequestBytesWatcher(deadlines: ConnectionDeadlines(timeouts: timeouts)), name: RequestBytesWatcher.name, position: .first)
             return value
         }
     }
@@ -36,11 +41,21 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     func handle(value: Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
     }
+
+    /// Called by the event stream once upgraded.
+    static func leaveDeadlines(_ channel: any Channel) async {
+        try? await channel.pipeline.removeHandler(name: RequestBytesWatcher.name)
+    }
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1 with Parley's connection deadlines.
-    static func guardedHTTP1(timeouts: HTTPTimeouts) -> HTTPServerBuilder {
-        .init { responder in GuardedHTTP1Channel(responder: responder, timeouts: timeouts) }
+    /// HTTP/1 with the event stream's upgrade and Parley's connection deadlines.
+    static func guardedHTTP1(
+        timeouts: HTTPTimeouts, webSocketRouter: Router<EventStreamContext>, webSocket: WebSocketServerConfiguration
+    ) -> HTTPServerBuilder {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        return .init { responder in
+            GuardedHTTP1Channel(responder: responder, webSocketResponder: webSocketResponder, webSocket: webSocket, timeouts: timeouts)
+        }
     }
 }

@@ -1,0 +1,55 @@
+import ParleyCore
+import ParleyStore
+
+/// The events of API.md §6.2 that the chat services append to their transactions: the payloads
+/// are read in the transaction, so they show the change as it commits.
+enum ChannelEvents {
+    static func message(_ type: EventType, _ message: Message, _ repositories: Repositories) {
+        repositories.events.append(NewEvent(type, channelURL: message.channelURL, audience: .joinedMembers, payload: .message(message)))
+    }
+
+    /// To the joined members (the invited ones too when `includeInvited`), and to `alsoTo`,
+    /// who may no longer be members (a member who left, a channel deleted).
+    static func channel(
+        _ type: EventType, _ channelURL: String, payload: EventPayload = .nothing, includeInvited: Bool = false, alsoTo: [String] = [],
+        _ repositories: Repositories
+    ) {
+        repositories.events.append(
+            NewEvent(type, channelURL: channelURL, audience: includeInvited ? .members : .joinedMembers, userIDs: alsoTo, payload: payload)
+        )
+    }
+
+    /// To one user only (their own hide state).
+    static func user(_ type: EventType, _ channelURL: String, _ userID: String, _ repositories: Repositories) {
+        repositories.events.append(NewEvent(type, channelURL: channelURL, audience: .users, userIDs: [userID]))
+    }
+
+    /// `channel_changed` with the channel as everyone sees it, to joined and invited members.
+    static func channelChanged(_ channelURL: String, _ repositories: Repositories) throws {
+        let channel = try ChannelViews.one(channelURL, viewerID: nil, repositories).channel
+        self.channel(.channelChanged, channelURL, payload: .channel(channel), includeInvited: true, repositories)
+    }
+
+    static func membersJoined(_ channelURL: String, _ userIDs: [String], _ repositories: Repositories) throws {
+        guard !userIDs.isEmpty else { return }
+        channel(.memberJoined, channelURL, payload: .users(try repositories.users.basicUsers(userIDs)), repositories)
+    }
+
+    /// The users who left hear of it too.
+    static func membersLeft(_ channelURL: String, _ userIDs: [String], _ repositories: Repositories) throws {
+        guard !userIDs.isEmpty else { return }
+        channel(.memberLeft, channelURL, payload: .users(try repositories.users.basicUsers(userIDs)), alsoTo: userIDs, repositories)
+    }
+
+    static func invited(_ channelURL: String, inviterID: String?, _ inviteeIDs: [String], _ repositories: Repositories) throws {
+        guard !inviteeIDs.isEmpty else { return }
+        let inviter = try inviterID.flatMap { try repositories.users.basicUsers([$0]).first }
+        let invitees = try repositories.users.basicUsers(inviteeIDs)
+        channel(.userInvited, channelURL, payload: .invitation(inviter: inviter, invitees: invitees), includeInvited: true, repositories)
+    }
+
+    static func operatorsChanged(_ channelURL: String, _ repositories: Repositories) throws {
+        let operators = try repositories.groupChannelReader.operators([channelURL])[channelURL] ?? []
+        channel(.operatorsChanged, channelURL, payload: .users(operators), repositories)
+    }
+}

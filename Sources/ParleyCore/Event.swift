@@ -1,0 +1,91 @@
+/// The kinds of event of the realtime stream (API.md §6.2). `sessionEnded` is internal: it
+/// closes the user's sockets (revoked tokens, deactivation) and never reaches a client.
+public enum EventType: String, Sendable, Codable, CaseIterable {
+    case messageReceived = "message_received"
+    case messageUpdated = "message_updated"
+    case messageDeleted = "message_deleted"
+    case reactionUpdated = "reaction_updated"
+    case read
+    case delivered
+    case channelChanged = "channel_changed"
+    case channelDeleted = "channel_deleted"
+    case channelFrozen = "channel_frozen"
+    case channelUnfrozen = "channel_unfrozen"
+    case channelHidden = "channel_hidden"
+    case channelUnhidden = "channel_unhidden"
+    case memberJoined = "member_joined"
+    case memberLeft = "member_left"
+    case userInvited = "user_invited"
+    case invitationDeclined = "invitation_declined"
+    case operatorsChanged = "operators_changed"
+    case metadataChanged = "metadata_changed"
+    case sessionEnded = "session_ended"
+}
+
+/// Who receives an event, decided when it is delivered (so nobody ever gets an event about a
+/// channel they can no longer read), plus the event's own `userIDs`.
+public enum EventAudience: Int, Sendable {
+    /// The channel's joined members.
+    case joinedMembers = 0
+    /// The channel's joined and invited members.
+    case members = 1
+    /// Only the event's `userIDs`.
+    case users = 2
+}
+
+/// What an event carries: domain values, rendered for each recipient when it is delivered (a
+/// message's file links carry that recipient's own auth key).
+public enum EventPayload: Sendable, Equatable, Codable {
+    case message(Message)
+    case messageID(Int64)
+    case reaction(messageID: Int64, key: String, userID: String, added: Bool)
+    /// A member's read or delivery position.
+    case receipt(userID: String, ts: Int64)
+    case channel(GroupChannel)
+    case users([BasicUser])
+    case invitation(inviter: BasicUser?, invitees: [BasicUser])
+    case metadata(changed: [String: String], deletedKeys: [String])
+    case nothing
+}
+
+/// An event a change produces, written by the service in the change's transaction.
+public struct NewEvent: Sendable, Equatable {
+    public let type: EventType
+    public let channelURL: String?
+    public let audience: EventAudience
+    /// Recipients besides the audience (an invitee, a member who left), or the only ones.
+    public let userIDs: [String]
+    public let payload: EventPayload
+
+    public init(_ type: EventType, channelURL: String?, audience: EventAudience, userIDs: [String] = [], payload: EventPayload = .nothing) {
+        self.type = type
+        self.channelURL = channelURL
+        self.audience = audience
+        self.userIDs = userIDs
+        self.payload = payload
+    }
+}
+
+/// An event as stored: numbered server-wide in commit order per channel.
+public struct Event: Sendable, Equatable {
+    public let eventID: Int64
+    public let type: EventType
+    public let createdAt: Int64
+    public let channelURL: String?
+    public let audience: EventAudience
+    public let userIDs: [String]
+    public let payload: EventPayload
+
+    public init(
+        eventID: Int64, type: EventType, createdAt: Int64, channelURL: String?, audience: EventAudience, userIDs: [String],
+        payload: EventPayload
+    ) {
+        self.eventID = eventID
+        self.type = type
+        self.createdAt = createdAt
+        self.channelURL = channelURL
+        self.audience = audience
+        self.userIDs = userIDs
+        self.payload = payload
+    }
+}

@@ -1,0 +1,43 @@
+import ParleyCore
+
+/// What a socket is sent (API.md §6.2): stored events, and the ephemeral ones (typing, unread
+/// counts), which have no event id and are never replayed.
+public enum Delivery: Sendable {
+    case event(Event)
+    case typing(TypingChange)
+    case unread(UnreadChange)
+    /// The `after` of the connection cannot be served: catch up over REST.
+    case resyncRequired
+    /// A session of the user ended somewhere (revocation, deactivation): the socket checks its own.
+    case checkSession
+    case close(code: UInt16, reason: String)
+}
+
+/// `typing_started` / `typing_ended`.
+public struct TypingChange: Sendable, Equatable, Codable {
+    public let channelURL: String
+    public let user: BasicUser
+    public let started: Bool
+    public let ts: Int64
+}
+
+/// `unread_count_changed`: a user's counts in one channel and over all their channels.
+public struct UnreadChange: Sendable, Equatable {
+    public let channelURL: String
+    public let unreadMessageCount: Int
+    public let unreadMentionCount: Int
+    public let totalUnreadMessageCount: Int
+    public let ts: Int64
+}
+
+/// Close codes of the stream (API.md §6.1, docs/EVENTS.md).
+public enum StreamCloseCode {
+    /// No, a bad, revoked or expired token; a deactivated user.
+    public static let unauthorized: UInt16 = 4001
+    /// A frame the server does not understand.
+    public static let badFrame: UInt16 = 4000
+    /// The user opened more sockets than allowed; this, the oldest, closes.
+    public static let tooManySockets: UInt16 = 4008
+    /// The client did not read fast enough; reconnect with `after`.
+    public static let tooSlow: UInt16 = 4009
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+import Synchronization
+
+/// One instance's fan-out: reads the event log when woken (NOTIFY, or the fallback timer), puts
+/// the events in id order (`EventSequencer`), and hands each to the local subscriptions of its
+/// recipients, decided by the channel's membership when it is delivered.
+final class EventHub: Sendable {
+    let store: Store
+    let settings: EventSettings
+    let logger: Logger
+    private let state: Mutex<HubState>
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    struct HubState {
+        var isReady = false
+        var deliveredThrough: Int64 = 0
+        var subscriptions: [String: [String: EventSubscription]] = [:]
+        var subscriptionCount = 0
+        var typing: TypingStates
+    }
+
+    init(store: Store, settings: EventSettings, logger: Logger) {
+        self.store = store
+        self.settings = settings
+        self.logger = logger
+        self.state = Mutex(HubState(typing: TypingStates(expiry: settings.typingExpiry, throttle: settings.typingThrottle)))
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Something may have been committed: look soon.
+    func poke() {
+        wake.yield()
+    }
+
+    /// The local subscriptions of `userID`.
+    func subscriptions(of userID: String) -> [EventSubscription] {
+        state.withLock { Array(($0.subscriptions[userID] ?? [:]).values) }
+    }
+
+    func subscription(_ socketID: String) -> EventSubscription? {
+        state.withLock { state in state.subscriptions.values.lazy.compactMap { $0[socketID] }.first }
+    }
+
+    var localUserIDs: Set<String> {
+        state.withLock { Set($0.subscriptions.keys) }
+    }
+
+    /// Adds a subscription; it receives every event after the returned id (its replay covers
+    /// what comes before). Waits until the hub has found its starting point.
+    func register(_ subscription: EventSubscription) async throws -> Int64 {
+        while true {
+            let position: Int64? = state.withLock { state in
+                guard state.isReady else { return nil }
+                state.subscriptions[subscription.userID, default: [:]][subscription.socketID] = subscription
+                state.subscriptionCount += 1
+                return state.deliveredThrough
+            }
+            if let position { return position }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func unregister(_ subscription: EventSubscription) {
+        state.withLock { state in
+            guard state.subscriptions[subscription.userID]?.removeValue(forKey: subscription.socketID) != nil else { return }
+            if state.subscriptions[subscription.userID]?.isEmpty == true { state.subscriptions[subscription.userID] = nil }
+            state.subscriptionCount -= 1
+        }
+    }
+
+    /// Reads and delivers until stopped. The starting point is the newest id once every
+    /// transaction that might still commit a smaller one has ended.
+    func run() async throws {
+        var sequencer = EventSequencer(startingAfter: try await startingPoint())
+        state.withLock { state in
+            state.deliveredThrough = sequencer.deliveredThrough
+            state.isReady = true
+        }
+        for await _ in wakes {
+            do {
+                // A page at a time until caught up; a gap is looked at again shortly, since its
+                // transaction's NOTIFY may be the one already consumed.
+                var more = true
+                while more {
+                    more = try await poll(&sequencer)
+                }
+                if sequencer.hasGaps { schedulePoke(after: .milliseconds(2)) }
+            } catch {
+                logger.warning("reading the event log failed", metadata: ["error": "\(error)"])
+                schedulePoke(after: .milliseconds(200))
+            }
+        }
+    }
+
+    private func schedulePoke(after delay: Duration) {
+        Task { [self] in
+            try? await Task.sleep(for: delay)
+            poke()
+        }
+    }
+
+    private func startingPoint() async throws -> Int64 {
+        let (last, running) = try await store.read { repositories in
+            let last = try repositories.events.lastID()
+            return (last, try repositories.events.producers())
+        }
+        var waitingFor = running
+        while !waitingFor.isEmpty {
+            try await Task.sleep(for: .milliseconds(2))
+            waitingFor.formIntersection(try await store.read { try $0.events.producers() })
+        }
+        return last
+    }
+
+    static let pageSize = 500
+
+    /// One read; true when there may be more right away.
+    private func poll(_ sequencer: inout EventSequencer) async throws -> Bool {
+        let after = sequencer.deliveredThrough
+        let missing = sequencer.missingIDs
+        let hasGaps = sequencer.hasGaps
+        let (running, events) = try await store.read { repositories in
+            // The producers first: a transaction not among them had ended before the read.
+            let running = hasGaps ? try repositories.events.producers() : []
+            return (running, try repositories.events.page(after: after, missing: missing, limit: Self.pageSize))
+        }
+        if hasGaps { sequencer.observe(producers: running) }
+        let ready = sequencer.absorb(events.filter { $0.eventID > after })
+        try await dispatch(ready, through: sequencer.deliveredThrough)
+        return events.count == Self.pageSize
+    }
+
+    /// Hands the events to the local subscriptions of their recipients.
+    private func dispatch(_ events: [Event], through position: Int64) async throws {
+        let local = localUserIDs
+        var recipients: [String: [ChannelRecipient]] = [:]
+        if !local.isEmpty {
+            let channels = Set(events.compactMap { $0.audience == .users ? nil : $0.channelURL })
+            if !channels.isEmpty { recipients = try await store.read { try $0.events.recipients(Array(channels)) } }
+        }
+        var unread = UnreadWatch()
+        state.withLock { state in
+            for event in events {
+                guard !state.subscriptions.isEmpty else { break }
+                for userID in Self.recipients(of: event, members: recipients[event.channelURL ?? ""] ?? [], among: state.subscriptions) {
+                    let delivery: Delivery = event.type == .sessionEnded ? .checkSession : .event(event)
+                    state.subscriptions[userID]?.values.forEach { $0.deliver(delivery) }
+                    unread.note(event, for: userID)
+                }
+            }
+            state.deliveredThrough = position
+        }
+        // A message ends its sender's typing in that channel.
+        let ended = state.withLock { state in
+            events.compactMap { event -> TypingChange? in
+                guard event.type == .messageReceived, let channelURL = event.channelURL, case .message(let message) = event.payload,
+                    let sender = message.sender
+                else { return nil }
+                return state.typing.ended(.init(channelURL: channelURL, userID: sender.userID), ts: message.createdAt)
+            }
+        }
+        try await deliverTyping(ended)
+        if !unread.isEmpty { try await deliverUnreadCounts(unread) }
+    }
+
+    /// The users with local subscriptions who receive `event` (API.md §6.2).
+    static func recipients(
+        of event: Event, members: [ChannelRecipient], among subscriptions: [String: [String: EventSubscription]]
+    ) -> Set<String> {
+        var users = Set(event.userIDs.filter { subscriptions[$0] != nil })
+        guard event.audience != .users else { return users }
+        let createdAt: Int64? = if case .message(let message) = event.payload { message.createdAt } else { nil }
+        for member in members where subscriptions[member.userID] != nil {
+            guard member.state == .joined || event.audience == .members else { continue }
+            // A message from before the member may see messages (history option, reset, hidden) is not theirs.
+            if let createdAt, createdAt < member.visibleFrom { continue }
+            users.insert(member.userID)
+        }
+        return users
+    }
+
+    /// `unread_count_changed` to the local users whose counts the events moved.
+    private func deliverUnreadCounts(_ watch: UnreadWatch) async throws {
+        let now = Int64(Date.now.timeIntervalSince1970 * 1000)
+        let counts = try await store.read { try $0.receipts.unreadSummary(watch.pairs) }
+        state.withLock { state in
+            for count in counts {
+                let change = UnreadChange(
+                    channelURL: count.channelURL, unreadMessageCount: count.unreadMessages, unreadMentionCount: count.unreadMentions,
+                    totalUnreadMessageCount: count.totalUnreadMessages, ts: now
+                )
+                state.subscriptions[count.userID]?.values.forEach { $0.deliver(.unread(change)) }
+            }
+        }
+    }
+}
+
+/// The (user, channel) pairs whose unread counts a batch of events moved.
+struct UnreadWatch {
+    private(set) var pairs: [UnreadPair] = []
+    private var seen = Set<UnreadPair>()
+
+    var isEmpty: Bool { pairs.isEmpty }
+
+    mutating func note(_ event: Event, for userID: String) {
+        guard let channelURL = event.channelURL else { return }
+        let moves: Bool
+        switch (event.type, event.payload) {
+        case (.messageReceived, .message(let message)): moves = message.sender?.userID != userID && !message.silent
+        case (.messageDeleted, _), (.channelHidden, _), (.memberJoined, _): moves = true
+        case (.read, .receipt(let reader, _)): moves = reader == userID
+        default: moves = false
+        }
+        let pair = UnreadPair(userID: userID, channelURL: channelURL)
+        if moves && seen.insert(pair).inserted { pairs.append(pair) }
+    }
+}
+
+extension EventHub {
+    /// Whether a typing start of this user in this channel would be passed on now.
+    func admitsTypingStart(_ userID: String, in channelURL: String) -> Bool {
+        state.withLock { $0.typing.admitsStart(.init(channelURL: channelURL, userID: userID), now: .now) }
+    }
+
+    /// A typing notification from any instance (this one included).
+    func received(_ notice: TypingNotice, ts: Int64) async throws {
+        let changes: [TypingChange] = state.withLock { state in
+            if let userID = notice.offlineUserID { return state.typing.endedAll(of: userID, ts: ts) }
+            guard let channelURL = notice.channelURL, let user = notice.user, let started = notice.started else { return [] }
+            if started { return state.typing.started(user, in: channelURL, now: .now, ts: ts).map { [$0] } ?? [] }
+            return state.typing.ended(.init(channelURL: channelURL, userID: user.userID), ts: ts).map { [$0] } ?? []
+        }
+        try await deliverTyping(changes)
+    }
+
+    func expireTyping(ts: Int64) async throws {
+        let changes = state.withLock { $0.typing.expired(now: .now, ts: ts) }
+        try await deliverTyping(changes)
+    }
+
+    /// To the local sockets of the channel's joined members.
+    private func deliverTyping(_ changes: [TypingChange]) async throws {
+        for change in changes {
+            guard !localUserIDs.isEmpty else { return }
+            let members = try await store.read { try $0.events.joinedMembers(change.channelURL) }
+            state.withLock { state in
+                for userID in members { state.subscriptions[userID]?.values.forEach { $0.deliver(.typing(change)) } }
+            }
+        }
+    }
+}

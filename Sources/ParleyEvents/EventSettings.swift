@@ -1,0 +1,30 @@
+/// The realtime stream's settings (API.md §6), from configuration.
+public struct EventSettings: Sendable {
+    /// How long events are kept for replay (24 h).
+    public var retentionMillis: Int64 = 24 * 3_600_000
+    /// A replay longer than this answers `resync_required`.
+    public var maxReplay = 1000
+    /// Sockets per user; the oldest closes (4008) when one more opens.
+    public var socketsPerUser = 20
+    /// How often the server pings a socket; one that has not answered by the next ping closes.
+    public var pingInterval: Duration = .seconds(30)
+    /// A browser's auth frame must arrive within this.
+    public var authTimeout: Duration = .seconds(5)
+    /// Instance heartbeats, and when the others count an instance (and its sockets) gone.
+    public var heartbeatInterval: Duration = .seconds(5)
+    public var instanceDeadAfter: Duration = .seconds(20)
+    /// A typing state ends this long after its last start.
+    public var typingExpiry: Duration = .seconds(10)
+    /// A user's typing starts in one channel are passed on at most this often.
+    public var typingThrottle: Duration = .seconds(3)
+    /// Deliveries a socket may have queued before it is closed as too slow.
+    public var socketQueueLimit = 4096
+    /// How often the event log is looked at without a wake-up (a lost notification costs this).
+    public var fallbackPollInterval: Duration = .seconds(1)
+
+    public init() {}
+}
+
+extension Duration {
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+import Postgres
+import ServiceLifecycle
+
+/// The realtime side of one instance (API.md §6): the event stream's connections, presence and
+/// typing. As a lifecycle `Service` it listens for notifications, reads the event log, beats the
+/// instance's heart, ends typing, and applies retention.
+public final class Realtime: Service, Sendable {
+    public let settings: EventSettings
+    let store: Store
+    let clock: Clock
+    let logger: Logger
+    let hub: EventHub
+    let listener: PostgresListener
+    /// This process, in `event_instances` and socket ids.
+    public let instanceID: String
+
+    public init(store: Store, conninfo: String, settings: EventSettings, clock: Clock, logger: Logger) {
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+        self.instanceID = SecretHashing.randomHex(bytes: 8)
+        self.hub = EventHub(store: store, settings: settings, logger: logger)
+        self.listener = PostgresListener(
+            conninfo: conninfo, channels: [EventRepository.notifyChannel, EventRepository.typingChannel, EventRepository.socketsChannel],
+            logger: logger
+        )
+    }
+
+    public func run() async throws {
+        try await store.transaction { [instanceID] in try $0.presence.beat(instanceID) }
+        listener.start()
+        defer { listener.stop() }
+        // Every loop below runs until cancelled; graceful shutdown cancels them.
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask { try await self.hub.run() }
+                    group.addTask { await self.listen() }
+                    group.addTask { try await self.every(self.settings.fallbackPollInterval) { self.hub.poke() } }
+                    group.addTask { try await self.every(self.settings.heartbeatInterval) { await self.beat() } }
+                    group.addTask { try await self.every(.seconds(1)) { try? await self.hub.expireTyping(ts: self.clock.nowMillis) } }
+                    group.addTask { try await self.every(.seconds(60)) { await self.applyRetention() } }
+                }
+            }
+        } catch is CancellationError {}
+        await removeInstance()
+    }
+
+    /// On the way out: this instance's sockets close, and its users who are online nowhere
+    /// else stop typing everywhere.
+    private func removeInstance() async {
+        let (instanceID, now) = (instanceID, clock.nowMillis)
+        do {
+            let offline = try await store.transaction { try $0.presence.remove(instanceID, now: now) }
+            try await announceOffline(offline)
+        } catch {
+            logger.warning("removing the instance failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Runs `body` every `interval` until the task is cancelled.
+    private func every(_ interval: Duration, _ body: @Sendable () async -> Void) async throws {
+        while !Task.isCancelled {
+            try await Task.sleep(for: interval)
+            await body()
+        }
+    }
+
+    private func listen() async {
+        for await notice in listener.notices {
+            switch notice {
+            case .reconnected: hub.poke()
+            case .notification(EventRepository.notifyChannel, _): hub.poke()
+            case .notification(EventRepository.typingChannel, let payload):
+                guard let typing = try? JSONDecoder().decode(TypingNotice.self, from: Data(payload.utf8)) else { continue }
+                do { try await hub.received(typing, ts: clock.nowMillis) } catch { logger.warning("typing delivery failed: \(error)") }
+            case .notification(EventRepository.socketsChannel, let socketID):
+                hub.subscription(socketID)?.deliver(.close(code: StreamCloseCode.tooManySockets, reason: "Too many sockets"))
+            case .notification: break
+            }
+        }
+    }
+
+    private func beat() async {
+        do {
+            let instanceID = instanceID
+            let deadAfter = settings.instanceDeadAfter.milliseconds
+            let offline = try await store.transaction { repositories in
+                try repositories.presence.beat(instanceID)
+                return try repositories.presence.reapDead(deadAfterMillis: deadAfter)
+            }
+            try await announceOffline(offline)
+        } catch {
+            logger.warning("instance heartbeat failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func applyRetention() async {
+        let age = settings.retentionMillis
+        do {
+            try await store.transaction { try $0.events.purge(olderThanMillis: age) }
+        } catch {
+            logger.warning("event retention failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Their typing ends everywhere.
+    private func announceOffline(_ userIDs: [String]) async throws {
+        guard !userIDs.isEmpty else { return }
+        let payloads = try userIDs.map { try Self.json(TypingNotice(offlineUserID: $0)) }
+        try await store.transaction { repositories in
+            for payload in payloads { try repositories.events.notify(EventRepository.typingChannel, payload) }
+        }
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+}
+
+/// What the server's first frame says (API.md §6.1).
+public struct StreamHello: Sendable {
+    public let connectionID: String
+    public let lastEventID: Int64
+    public let serverTime: Int64
+    public let pingIntervalMillis: Int64
+}
+
+extension Realtime {
+    /// Opens a stream for the user: registers the socket (closing the user's oldest beyond the
+    /// cap, on any instance), then queues the replay after `after` (or `resync_required`) ahead
+    /// of the live events.
+    public func connect(userID: String, after: Int64?) async throws -> (EventSubscription, StreamHello) {
+        let subscription = EventSubscription(
+            socketID: instanceID + "-" + SecretHashing.randomHex(bytes: 8), userID: userID, queueLimit: settings.socketQueueLimit
+        )
+        let (instanceID, now, cap) = (instanceID, clock.nowMillis, settings.socketsPerUser)
+        let surplus = try await store.transaction { repositories in
+            let surplus = try repositories.presence.connected(
+                socketID: subscription.socketID, userID: userID, instanceID: instanceID, now: now, cap: cap
+            )
+            for socketID in surplus { try repositories.events.notify(EventRepository.socketsChannel, socketID) }
+            return surplus
+        }
+        if !surplus.isEmpty { logger.debug("closing surplus sockets", metadata: ["count": "\(surplus.count)"]) }
+        let position = try await hub.register(subscription)
+        do {
+            let replay = try await replay(for: userID, after: after, through: position)
+            if let after { subscription.skip(through: after) }
+            subscription.finishReplay(replay)
+        } catch {
+            await disconnect(subscription)
+            throw error
+        }
+        let hello = StreamHello(
+            connectionID: subscription.socketID, lastEventID: max(position, after ?? 0), serverTime: clock.nowMillis,
+            pingIntervalMillis: settings.pingInterval.milliseconds
+        )
+        return (subscription, hello)
+    }
+
+    /// The socket closed: the user may be offline now (then their typing ends everywhere).
+    public func disconnect(_ subscription: EventSubscription) async {
+        hub.unregister(subscription)
+        subscription.finish()
+        let now = clock.nowMillis
+        do {
+            let offline = try await store.transaction { repositories in
+                try repositories.presence.disconnected(socketID: subscription.socketID, userID: subscription.userID, now: now)
+            }
+            if offline { try await announceOffline([subscription.userID]) }
+        } catch {
+            logger.warning("recording a closed socket failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The events after `after` up to `through` for the user, or `resync_required` when that is
+    /// past retention or too many.
+    private func replay(for userID: String, after: Int64?, through: Int64) async throws -> [Delivery] {
+        guard let after, after < through else {
+            // An `after` beyond every id handed out is not a position this server gave.
+            guard let after, after > through else { return [] }
+            let last = try await store.read { try $0.events.lastID() }
+            return after > last ? [.resyncRequired] : []
+        }
+        let limit = settings.maxReplay
+        let (purged, events) = try await store.read { repositories in
+            (
+                try repositories.events.purgedThrough(),
+                try repositories.events.replay(for: userID, after: after, through: through, limit: limit + 1)
+            )
+        }
+        guard after >= purged, events.count <= limit else { return [.resyncRequired] }
+        return events.compactMap { replayed in
+            if case .message(let message) = replayed.event.payload, let visibleFrom = replayed.visibleFrom, message.createdAt < visibleFrom
+            {
+                return nil
+            }
+            return replayed.event.type == .sessionEnded ? nil : .event(replayed.event)
+        }
+    }
+}
+
+extension Realtime {
+    /// `typing_start` / `typing_end` (REST and socket frames): joined members of group channels
+    /// only; starts are passed on at most once per throttle period.
+    public func typing(_ caller: Caller, _ channelURL: String, userIDs: [String], started: Bool) async throws {
+        for userID in userIDs { try caller.requireActingAs(userID) }
+        let admitted = started ? userIDs.filter { hub.admitsTypingStart($0, in: channelURL) } : userIDs
+        try await store.transaction { repositories in
+            guard let channel = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
+            let joined = Set(try repositories.events.joinedMembers(channelURL))
+            if caller.userID != nil && !channel.isPublic && !joined.contains(caller.userID ?? "") {
+                throw ChannelAccess.notFound(channelURL)
+            }
+            for userID in userIDs where !joined.contains(userID) {
+                throw ParleyError.forbidden("\"\(userID)\" is not a joined member of \"\(channelURL)\".")
+            }
+            for user in try repositories.users.basicUsers(admitted) {
+                let notice = TypingNotice(channelURL: channelURL, user: user, started: started)
+                try repositories.events.notify(EventRepository.typingChannel, try Self.json(notice))
+            }
+        }
+    }
+}

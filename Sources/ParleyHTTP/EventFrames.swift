@@ -1,0 +1,129 @@
+import NIOCore
+import ParleyCore
+import ParleyEvents
+
+/// The text frames of the event stream (API.md §6.2, docs/EVENTS.md), written for one recipient:
+/// a message carries the file links of the `FileLinks.current` of the socket's task.
+enum EventFrames {
+    static func hello(_ hello: StreamHello) -> ByteBuffer {
+        var json = JSONWriter(capacity: 128)
+        json.object { json in
+            json.field("type", "hello")
+            json.field("connection_id", hello.connectionID)
+            json.field("last_event_id", hello.lastEventID)
+            json.field("server_time", hello.serverTime)
+            json.field("ping_interval_ms", hello.pingIntervalMillis)
+        }
+        return json.buffer
+    }
+
+    /// `{ "type": "resync_required" }`, and `{ "type": "error", code, message }` for a frame
+    /// that could not be done.
+    static func resyncRequired() -> ByteBuffer {
+        var json = JSONWriter(capacity: 32)
+        json.object { $0.field("type", "resync_required") }
+        return json.buffer
+    }
+
+    static func error(_ error: ParleyError) -> ByteBuffer {
+        var json = JSONWriter(capacity: 128)
+        json.object { json in
+            json.field("type", "error")
+            json.field("code", error.code)
+            json.field("message", error.message)
+        }
+        return json.buffer
+    }
+
+    static func event(_ event: Event, maxMessageLength: Int) -> ByteBuffer {
+        var json = JSONWriter(capacity: 512)
+        json.object { json in
+            json.field("event_id", event.eventID)
+            json.field("type", event.type.rawValue)
+            json.field("ts", event.createdAt)
+            if let channelURL = event.channelURL {
+                json.field("channel_url", channelURL)
+                json.field("channel_type", "group")
+            }
+            json.key("data")
+            writeData(event.payload, maxMessageLength: maxMessageLength, to: &json)
+        }
+        return json.buffer
+    }
+
+    static func typing(_ change: TypingChange) -> ByteBuffer {
+        var json = JSONWriter(capacity: 256)
+        json.object { json in
+            json.field("type", change.started ? "typing_started" : "typing_ended")
+            json.field("ts", change.ts)
+            json.field("channel_url", change.channelURL)
+            json.field("channel_type", "group")
+            json.key("data")
+            json.object { $0.field("user", BasicUserDTO(user: change.user)) }
+        }
+        return json.buffer
+    }
+
+    static func unread(_ change: UnreadChange) -> ByteBuffer {
+        var json = JSONWriter(capacity: 256)
+        json.object { json in
+            json.field("type", "unread_count_changed")
+            json.field("ts", change.ts)
+            json.field("channel_url", change.channelURL)
+            json.field("channel_type", "group")
+            json.key("data")
+            json.object { json in
+                json.field("channel_url", change.channelURL)
+                json.field("unread_message_count", change.unreadMessageCount)
+                json.field("unread_mention_count", change.unreadMentionCount)
+                json.field("total_unread_message_count", change.totalUnreadMessageCount)
+            }
+        }
+        return json.buffer
+    }
+
+    private static func writeData(_ payload: EventPayload, maxMessageLength: Int, to json: inout JSONWriter) {
+        switch payload {
+        case .message(let message):
+            json.value(MessageDTO(message: message))
+        case .messageID(let id):
+            json.object { $0.field("message_id", id) }
+        case .reaction(let messageID, let key, let userID, let added):
+            json.object { json in
+                json.field("message_id", messageID)
+                json.field("key", key)
+                json.field("user_id", userID)
+                json.field("operation", added ? "add" : "delete")
+            }
+        case .receipt(let userID, let ts):
+            json.object { json in
+                json.field("user_id", userID)
+                json.field("ts", ts)
+            }
+        case .channel(let channel):
+            json.value(
+                ChannelDTO(
+                    view: ChannelView(channel: channel, viewerID: nil, membership: nil, members: nil), maxMessageLength: maxMessageLength))
+        case .users(let users):
+            json.object { json in
+                json.key("users")
+                json.array { json in users.forEach { json.value(BasicUserDTO(user: $0)) } }
+            }
+        case .invitation(let inviter, let invitees):
+            json.object { json in
+                json.key("inviter")
+                if let inviter { json.value(BasicUserDTO(user: inviter)) } else { json.null() }
+                json.key("invitees")
+                json.array { json in invitees.forEach { json.value(BasicUserDTO(user: $0)) } }
+            }
+        case .metadata(let changed, let deletedKeys):
+            json.object { json in
+                json.field("metadata", changed)
+                json.key("deleted_keys")
+                json.array { json in deletedKeys.forEach { json.string($0) } }
+            }
+        case .nothing:
+            json.object { _ in }
+        }
+    }
+}

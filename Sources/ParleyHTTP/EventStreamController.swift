@@ -1,0 +1,196 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import ParleyCore
+import ParleyEvents
+import ParleyUsers
+
+/// The context of the event stream's upgrade request: it keeps the connection, whose HTTP
+/// deadlines the stream leaves behind once upgraded.
+public struct EventStreamContext: RequestContext, WebSocketRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket = WebSocketHandlerReference<Self>()
+    let channel: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.channel = source.channel
+    }
+}
+
+/// `GET /v3/events` (API.md §6.1): one user's event stream over a WebSocket.
+///
+/// The upgrade is always accepted and the stream authenticates inside it (a token in the
+/// upgrade's headers, or a browser's first frame), so that every refusal is a close code the
+/// client can read (4001), not an HTTP status a browser's WebSocket hides.
+struct EventStreamController {
+    let realtime: Realtime
+    let authenticator: Authenticator
+    let fileLinks: FileLinkIssuer
+    let maxMessageLength: Int
+    let logger: Logger
+
+    /// The upgrade router's route.
+    func register(on router: Router<EventStreamContext>) {
+        router.ws("v3/events") { inbound, outbound, context in
+            await GuardedHTTP1Channel.leaveDeadlines(context.requestContext.channel)
+            try await stream(context.request, inbound, outbound)
+        }
+    }
+
+    /// The same path on the HTTP router, for a request that is not an upgrade.
+    static func plainRoutes<Context: RequestContext>() -> RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get("events") { _, _ -> Response in
+            throw ParleyError(status: 426, code: 400111, message: "GET /v3/events is a WebSocket: send it as an upgrade.")
+        }
+        return routes
+    }
+
+    static let maxInboundMessage = 16 * 1024
+
+    private func stream(_ request: Request, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
+        var messages = inbound.messages(maxSize: Self.maxInboundMessage).makeAsyncIterator()
+        let query = request.uri.queryParameters
+        var after: Int64? = nil
+        if let text = query["after"] {
+            guard let value = Int64(String(text)), value >= 0 else {
+                return try await outbound.close(.unknown(StreamCloseCode.badFrame), reason: "after must be an event id")
+            }
+            after = value
+        }
+        var token = Self.token(in: request.headers)
+        if token == nil {
+            // A browser: the first frame is `{"type":"auth","token":…}`, within the time allowed.
+            let deadline = Task {
+                try await Task.sleep(for: realtime.settings.authTimeout)
+                try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "No auth frame")
+            }
+            let first = try await messages.next()
+            deadline.cancel()
+            guard case .text(let text) = first, let frame = try? JSONDecoder().decode(AuthFrame.self, from: Data(text.utf8)),
+                frame.type == "auth"
+            else {
+                return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "The first frame must authenticate")
+            }
+            token = frame.token
+            if let frameAfter = frame.after { after = frameAfter }
+        }
+        guard let token, let authentication = try? await authenticator.authenticate(sessionToken: token),
+            let userID = authentication.caller.userID
+        else {
+            return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "Invalid session token")
+        }
+        let (subscription, hello) = try await realtime.connect(userID: userID, after: after)
+        do {
+            try await outbound.write(.custom(.init(fin: true, opcode: .text, data: EventFrames.hello(hello))))
+            try await serve(subscription, authentication, token: token, &messages, outbound)
+        } catch {
+            logger.debug("event stream ended", metadata: ["error": "\(error)"])
+        }
+        await realtime.disconnect(subscription)
+    }
+
+    /// Sends the deliveries and reads the client's frames until either side ends.
+    private func serve(
+        _ subscription: EventSubscription, _ authentication: Authentication, token: String,
+        _ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter
+    ) async throws {
+        let caller = authentication.caller
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await send(subscription, authentication, token: token, outbound) }
+            if let expiresAt = authentication.sessionExpiresAt {
+                group.addTask {
+                    let now = Int64(Date.now.timeIntervalSince1970 * 1000)
+                    try await Task.sleep(for: .milliseconds(max(0, expiresAt - now)))
+                    try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "The session token expired")
+                }
+            }
+            while let message = try await messages.next() {
+                guard case .text(let text) = message else { continue }
+                if let failure = await handle(text, caller) {
+                    try await outbound.write(.custom(.init(fin: true, opcode: .text, data: EventFrames.error(failure))))
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func send(
+        _ subscription: EventSubscription, _ authentication: Authentication, token: String, _ outbound: WebSocketOutboundWriter
+    ) async throws {
+        for await delivery in subscription.deliveries {
+            let frame: ByteBuffer
+            switch delivery {
+            case .event(let event):
+                frame = FileLinks.$current.withValue(fileLinks.links(for: authentication)) {
+                    EventFrames.event(event, maxMessageLength: maxMessageLength)
+                }
+            case .typing(let change): frame = EventFrames.typing(change)
+            case .unread(let change): frame = EventFrames.unread(change)
+            case .resyncRequired: frame = EventFrames.resyncRequired()
+            case .checkSession:
+                if (try? await authenticator.authenticate(sessionToken: token)) == nil {
+                    return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "The session ended")
+                }
+                continue
+            case .close(let code, let reason):
+                return try await outbound.close(.unknown(code), reason: reason)
+            }
+            try await outbound.write(.custom(.init(fin: true, opcode: .text, data: frame)))
+        }
+    }
+
+    /// A client frame: typing starts and ends. Returns the error to report, if any.
+    private func handle(_ text: String, _ caller: Caller) async -> ParleyError? {
+        guard let frame = try? JSONDecoder().decode(ClientFrame.self, from: Data(text.utf8)) else {
+            return ParleyError.invalidJSON
+        }
+        switch frame.type {
+        case "typing_start", "typing_end":
+            guard let channelURL = frame.channelURL, let userID = caller.userID else {
+                return ParleyError.missing("channel_url")
+            }
+            do {
+                try await realtime.typing(caller, channelURL, userIDs: [userID], started: frame.type == "typing_start")
+                return nil
+            } catch let error as ParleyError {
+                return error
+            } catch {
+                return ParleyError.unavailable
+            }
+        default:
+            return ParleyError.invalidValue("type", "unknown frame type")
+        }
+    }
+
+    static func token(in headers: HTTPFields) -> String? {
+        if let token = headers[AuthenticationMiddleware.sessionTokenHeader] { return token }
+        guard let authorization = headers[.authorization] else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// `{"type":"auth","token":…,"after"?:…}`
+private struct AuthFrame: Decodable {
+    let type: String
+    let token: String
+    let after: Int64?
+}
+
+/// `{"type":"typing_start"|"typing_end","channel_url":…}`
+private struct ClientFrame: Decodable {
+    let type: String
+    let channelURL: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type
+        case channelURL = "channel_url"
+    }
+}

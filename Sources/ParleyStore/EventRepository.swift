@@ -1,0 +1,222 @@
+import Foundation
+import ParleyCore
+import Postgres
+import Synchronization
+
+/// The events a transaction has produced so far; `Store.transaction` writes them last, just
+/// before the commit (see `EventRepository.flush`).
+final class PendingEvents: Sendable {
+    private let events = Mutex<[NewEvent]>([])
+
+    func add(_ event: NewEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    func take() -> [NewEvent] {
+        events.withLock { events in
+            defer { events.removeAll() }
+            return events
+        }
+    }
+}
+
+/// One event with what its recipient's membership says about it: the member's first visible
+/// message time (a message event from before it is not theirs to see).
+public struct ReplayedEvent: Sendable {
+    public let event: Event
+    public let visibleFrom: Int64?
+}
+
+/// SQL for `events` (API.md §6.3).
+public struct EventRepository {
+    let connection: PostgresConnection
+    let pending: PendingEvents
+
+    /// The NOTIFY channel whose notifications say that events were committed.
+    public static let notifyChannel = "parley_events"
+
+    /// Adds an event of the current transaction; it is written when the transaction's work is
+    /// done, in the same transaction.
+    public func append(_ event: NewEvent) {
+        pending.add(event)
+    }
+
+    public func append(_ events: [NewEvent]) {
+        events.forEach(pending.add)
+    }
+
+    /// Writes the transaction's events, as its last statement.
+    ///
+    /// The statement first takes the shared producer lock (held until the transaction ends: a
+    /// reader seeing a number missing can tell, from `pg_locks`, whether a producer that may hold
+    /// it is still running — see `producers()`), then an advisory lock per channel (in channel
+    /// order, so two transactions never wait for each other in a circle; within a channel, ids
+    /// therefore follow commit order), and only then numbers the events. The NOTIFY is delivered
+    /// at commit, never for a rollback.
+    func flush() throws {
+        let events = pending.take()
+        guard !events.isEmpty else { return }
+        let data = try events.map { try JSONColumn.text($0.payload) }
+        try connection.query(
+            """
+            WITH producing AS MATERIALIZED (
+                SELECT pg_advisory_xact_lock_shared(\(Self.lockSpace), 0), pg_notify('\(Self.notifyChannel)', '')
+            ), locked AS MATERIALIZED (
+                SELECT (
+                    SELECT count(pg_advisory_xact_lock(\(Self.lockSpace), hashtext(channel_url)))
+                    FROM (SELECT DISTINCT channel_url FROM unnest($2::text[]) AS channel_url
+                          WHERE channel_url IS NOT NULL ORDER BY channel_url) AS channels
+                ) AS locks
+                FROM producing
+            )
+            INSERT INTO events (event_id, created_at, type, channel_url, audience, user_ids, data)
+            SELECT nextval('event_ids'), (extract(epoch FROM clock_timestamp()) * 1000)::bigint, e.type, e.channel_url, e.audience,
+                CASE WHEN e.user_ids = '' THEN '{}'::text[] ELSE string_to_array(e.user_ids, E'\\n') END, e.data
+            FROM locked, unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::text[])
+                WITH ORDINALITY AS e(type, channel_url, audience, user_ids, data, ord)
+            ORDER BY e.ord
+            """,
+            [
+                events.map(\.type.rawValue), events.map(\.channelURL), events.map { Int64($0.audience.rawValue) },
+                events.map { $0.userIDs.joined(separator: "\n") }, data
+            ]
+        )
+    }
+
+    /// The advisory lock space of the event locks ("PRLY"): key 0 is the shared producer lock,
+    /// the others are channels' hashes.
+    static let lockSpace: Int32 = 0x5052_4C59
+
+    /// The transactions writing events right now (their virtual transaction ids), read from
+    /// `pg_locks`, which is not subject to snapshots: run it before the read it guards.
+    public func producers() throws -> Set<String> {
+        let rows = try connection.query(
+            """
+            SELECT virtualtransaction FROM pg_locks
+            WHERE locktype = 'advisory' AND classid = $1::oid AND objid = 0 AND objsubid = 2 AND granted
+            """,
+            [Int64(Self.lockSpace)]
+        )
+        return Set(try rows.map { try $0.decode("virtualtransaction") })
+    }
+
+    /// Events after `after`, and those among `missing` that have appeared since, in id order.
+    public func page(after: Int64, missing: [Int64], limit: Int) throws -> [Event] {
+        let rows = try connection.query(
+            "SELECT \(Self.columns) FROM events WHERE event_id > $1 OR event_id = ANY($2::bigint[]) ORDER BY event_id LIMIT $3",
+            [after, missing, Int64(limit)]
+        )
+        return try rows.map(Self.decode)
+    }
+
+    /// The events after `after` up to `through` that `userID` receives by their memberships now
+    /// (the channels they are in) or by name, oldest first, at most `limit`.
+    public func replay(for userID: String, after: Int64, through: Int64, limit: Int) throws -> [ReplayedEvent] {
+        let rows = try connection.query(
+            """
+            SELECT * FROM (
+                SELECT \(Self.columns(prefix: "e.")), m.ts_message_offset AS visible_from
+                FROM group_channel_members m JOIN events e ON e.channel_url = m.channel_url AND e.event_id > $2 AND e.event_id <= $4
+                WHERE m.user_id = $1 AND e.audience < 2 AND (m.state = 'joined' OR e.audience = 1)
+                UNION ALL
+                SELECT \(Self.columns(prefix: "e.")), NULL
+                FROM events e WHERE e.user_ids @> ARRAY[$1::text] AND e.event_id > $2 AND e.event_id <= $4
+                    AND NOT (e.audience < 2 AND EXISTS (
+                        SELECT 1 FROM group_channel_members m
+                        WHERE m.channel_url = e.channel_url AND m.user_id = $1 AND (m.state = 'joined' OR e.audience = 1)))
+            ) mine ORDER BY event_id LIMIT $3
+            """,
+            [userID, after, Int64(limit), through]
+        )
+        return try rows.map { ReplayedEvent(event: try Self.decode($0), visibleFrom: try $0.decodeIfPresent("visible_from")) }
+    }
+
+    /// The newest event id handed out so far (0 before the first).
+    public func lastID() throws -> Int64 {
+        try connection.query("SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS id FROM event_ids")[0].decode("id")
+    }
+
+    /// The highest id that retention has removed: a replay from before it cannot be complete.
+    public func purgedThrough() throws -> Int64 {
+        try connection.query("SELECT purged_through FROM event_retention")[0].decode("purged_through")
+    }
+
+    /// Removes the events older than `cutoff` (ms, the database's clock) and remembers the
+    /// highest id removed. Returns how many went.
+    @discardableResult
+    public func purge(olderThanMillis age: Int64) throws -> Int {
+        let rows = try connection.query(
+            """
+            WITH removed AS (
+                DELETE FROM events WHERE created_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1
+                RETURNING event_id
+            ), marked AS (
+                UPDATE event_retention SET purged_through = GREATEST(purged_through, (SELECT max(event_id) FROM removed))
+                WHERE EXISTS (SELECT 1 FROM removed)
+            )
+            SELECT count(*) AS removed FROM removed
+            """,
+            [age]
+        )
+        return Int(try rows[0].decode("removed") as Int64)
+    }
+
+    /// The members of these channels, for deciding recipients: who is in which channel, joined
+    /// or invited, and from when on they may see messages.
+    public func recipients(_ channelURLs: [String]) throws -> [String: [ChannelRecipient]] {
+        let rows = try connection.query(
+            "SELECT channel_url, user_id, state, ts_message_offset FROM group_channel_members WHERE channel_url = ANY($1::text[])",
+            [channelURLs]
+        )
+        var byChannel: [String: [ChannelRecipient]] = [:]
+        for row in rows {
+            let recipient = ChannelRecipient(
+                userID: try row.decode("user_id"), state: try row.decode("state"), visibleFrom: try row.decode("ts_message_offset")
+            )
+            byChannel[try row.decode("channel_url"), default: []].append(recipient)
+        }
+        return byChannel
+    }
+
+    private static let columns = "event_id, type, created_at, channel_url, audience, user_ids, data"
+    private static func columns(prefix: String) -> String {
+        columns.split(separator: ", ").map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    private static func decode(_ row: PostgresRow) throws -> Event {
+        let audience = try row.decode("audience") as Int64
+        return Event(
+            eventID: try row.decode("event_id"), type: try row.decode("type"), createdAt: try row.decode("created_at"),
+            channelURL: try row.decodeIfPresent("channel_url"), audience: EventAudience(rawValue: Int(audience)) ?? .users,
+            userIDs: try row.decode("user_ids"), payload: try JSONColumn.value(try row.decode("data"))
+        )
+    }
+}
+
+/// A member of a channel as event delivery needs them.
+public struct ChannelRecipient: Sendable {
+    public let userID: String
+    public let state: MemberState
+    public let visibleFrom: Int64
+}
+
+extension EventType: PostgresDecodable {}
+
+extension EventRepository {
+    /// NOTIFY channels besides the event log's: wake-ups that carry their whole message, never
+    /// stored (typing, socket closures).
+    public static let typingChannel = "parley_typing"
+    public static let socketsChannel = "parley_sockets"
+
+    /// Sends `payload` on `channel` at commit (at once, outside a transaction).
+    public func notify(_ channel: String, _ payload: String) throws {
+        try connection.query("SELECT pg_notify($1, $2)", [channel, payload])
+    }
+
+    /// The joined members of a channel (who receive typing).
+    public func joinedMembers(_ channelURL: String) throws -> [String] {
+        try connection.query(
+            "SELECT user_id FROM group_channel_members WHERE channel_url = $1 AND state = 'joined'", [channelURL]
+        ).map { try $0.decode("user_id") }
+    }
+}

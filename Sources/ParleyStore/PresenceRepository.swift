@@ -1,0 +1,112 @@
+import ParleyCore
+import Postgres
+
+/// SQL for `event_instances` and `event_sockets` (API.md §6.5): which sockets are open on which
+/// running instance. Heartbeats use the database's clock, shared by every instance.
+public struct PresenceRepository {
+    let connection: PostgresConnection
+
+    /// `is_online` of the user row aliased `alias`: a socket open on any running instance.
+    static func isOnline(_ alias: String) -> String {
+        "EXISTS (SELECT 1 FROM event_sockets s WHERE s.user_id = \(alias).user_id) AS is_online"
+    }
+
+    /// Registers (or re-registers) an instance and beats its heart.
+    public func beat(_ instanceID: String) throws {
+        try connection.query(
+            """
+            INSERT INTO event_instances (instance_id) VALUES ($1)
+            ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = now()
+            """,
+            [instanceID]
+        )
+    }
+
+    /// Removes the instances whose last beat is older than `deadAfterMillis` (their sockets go with
+    /// them) and stamps `last_seen_at` on their users who are online nowhere else. Returns those
+    /// users.
+    public func reapDead(deadAfterMillis: Int64) throws -> [String] {
+        let rows = try connection.query(
+            """
+            WITH dead AS (
+                DELETE FROM event_instances WHERE heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)
+                RETURNING instance_id, heartbeat_at
+            ), gone AS (
+                SELECT s.user_id, max(d.heartbeat_at) AS seen FROM event_sockets s JOIN dead d ON d.instance_id = s.instance_id
+                GROUP BY s.user_id
+            ), offline AS (
+                UPDATE users u SET last_seen_at = (extract(epoch FROM g.seen) * 1000)::bigint
+                FROM gone g
+                WHERE u.user_id = g.user_id
+                  AND NOT EXISTS (
+                      SELECT 1 FROM event_sockets s WHERE s.user_id = g.user_id AND s.instance_id NOT IN (SELECT instance_id FROM dead))
+                RETURNING u.user_id
+            )
+            SELECT user_id FROM offline
+            """,
+            [deadAfterMillis]
+        )
+        return try rows.map { try $0.decode("user_id") }
+    }
+
+    /// A socket opened; returns the user's sockets beyond the newest `cap` (oldest first), which
+    /// must close.
+    public func connected(socketID: String, userID: String, instanceID: String, now: Int64, cap: Int) throws -> [String] {
+        try connection.query(
+            "INSERT INTO event_sockets (socket_id, user_id, instance_id, connected_at) VALUES ($1, $2, $3, $4)",
+            [socketID, userID, instanceID, now]
+        )
+        let rows = try connection.query(
+            """
+            SELECT socket_id FROM (
+                SELECT socket_id, connected_at FROM event_sockets WHERE user_id = $1
+                ORDER BY connected_at DESC, socket_id DESC OFFSET $2
+            ) surplus ORDER BY connected_at, socket_id
+            """,
+            [userID, Int64(cap)]
+        )
+        return try rows.map { try $0.decode("socket_id") }
+    }
+
+    /// A socket closed; when it was the user's last anywhere, their `last_seen_at` becomes `now`
+    /// and the result is true.
+    public func disconnected(socketID: String, userID: String, now: Int64) throws -> Bool {
+        let rows = try connection.query(
+            """
+            WITH removed AS (DELETE FROM event_sockets WHERE socket_id = $1 RETURNING user_id),
+            seen AS (
+                UPDATE users SET last_seen_at = $3
+                WHERE user_id = $2 AND EXISTS (SELECT 1 FROM removed)
+                  AND NOT EXISTS (SELECT 1 FROM event_sockets WHERE user_id = $2 AND socket_id <> $1)
+                RETURNING user_id
+            )
+            SELECT EXISTS (SELECT 1 FROM seen) AS offline
+            """,
+            [socketID, userID, now]
+        )
+        return try rows[0].decode("offline")
+    }
+
+    /// The instance stops: its sockets are closed, and its users who are online nowhere else
+    /// were last seen `now`. Returns those users.
+    public func remove(_ instanceID: String, now: Int64) throws -> [String] {
+        let rows = try connection.query(
+            """
+            WITH gone AS (DELETE FROM event_sockets WHERE instance_id = $1 RETURNING user_id),
+            seen AS (
+                UPDATE users SET last_seen_at = $2 WHERE user_id IN (SELECT user_id FROM gone)
+                  AND NOT EXISTS (SELECT 1 FROM event_sockets s WHERE s.user_id = users.user_id AND s.instance_id <> $1)
+                RETURNING user_id
+            ), instance AS (DELETE FROM event_instances WHERE instance_id = $1)
+            SELECT user_id FROM seen
+            """,
+            [instanceID, now]
+        )
+        return try rows.map { try $0.decode("user_id") }
+    }
+
+    /// Whether the user has a socket open anywhere.
+    public func isOnline(_ userID: String) throws -> Bool {
+        try connection.query("SELECT EXISTS (SELECT 1 FROM event_sockets WHERE user_id = $1) AS online", [userID])[0].decode("online")
+    }
+}

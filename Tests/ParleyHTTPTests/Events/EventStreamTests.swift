@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+/// The event stream (API.md §6.1–6.3) through real WebSockets.
+@Suite struct EventStreamTests {
+    @Test func helloThenMessagesReachEveryJoinedMemberAndNobodyElse() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("ev", 3)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+            let member = try await api.events(cast.tokens[cast[1]]!)
+            let outsider = try await api.events(cast.tokens[cast[2]]!)
+            let hello = try await member.hello()
+            #expect(hello["ping_interval_ms"] as? Int == 30000)
+            #expect(hello["connection_id"] as? String != nil)
+            let sent = try await api.post(
+                "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "user_id": cast[0], "message": "hi"], as: cast.session(0)
+            )
+            #expect(sent.status == 201)
+            let event = try await member.waitForEvent("message_received")
+            #expect(event["channel_url"] as? String == channel)
+            #expect(event["channel_type"] as? String == "group")
+            let data = try #require(event["data"] as? [String: Any])
+            #expect(data["message"] as? String == "hi")
+            #expect((data["user"] as? [String: Any])?["user_id"] as? String == cast[0])
+            #expect((event["event_id"] as? Int ?? 0) > (hello["last_event_id"] as? Int ?? 0))
+            // The sender's unread count did not move; the member's did.
+            let unread = try await member.waitForEvent("unread_count_changed")
+            #expect((unread["data"] as? [String: Any])?["unread_message_count"] as? Int == 1)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(outsider.events.isEmpty)
+            member.close()
+            outsider.close()
+        }
+    }
+
+    @Test func aBrowserAuthenticatesInItsFirstFrameOrIsClosedWith4001() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("evb", 1)
+            let port = try #require(api.client.port)
+            let browser = EventSocket(port: port, token: nil)
+            try browser.send(["type": "auth", "token": cast.tokens[cast[0]]!])
+            _ = try await browser.hello()
+            browser.close()
+            let wrong = EventSocket(port: port, token: nil)
+            try wrong.send(["type": "auth", "token": "nope"])
+            #expect(try await wrong.closed() == 4001)
+            let badHeader = EventSocket(port: port, token: "x")
+            #expect(try await badHeader.closed() == 4001)
+        }
+    }
+
+    @Test func revokingTheTokensClosesAnOpenSocketWith4001() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("evr", 1)
+            let socket = try await api.events(cast.tokens[cast[0]]!)
+            #expect(try await api.delete("/v3/users/\(cast[0])/token").status == 200)
+            #expect(try await socket.closed() == 4001)
+        }
+    }
+
+    @Test func deactivationClosesTheSocket() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("evd", 1)
+            let socket = try await api.events(cast.tokens[cast[0]]!)
+            #expect(try await api.put("/v3/users/\(cast[0])", ["is_active": false]).status == 200)
+            #expect(try await socket.closed() == 4001)
+        }
+    }
+
+    @Test func aPlainGETIsToldToUpgrade() async throws {
+        try await TestServer.withAPI { api in
+            let response = try await api.get("/v3/events")
+            #expect(response.status == 426)
+        }
+    }
+
+    @Test func membershipEventsReachTheRightUsers() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("evm", 3)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+            let first = try await api.events(cast.tokens[cast[0]]!)
+            let leaver = try await api.events(cast.tokens[cast[1]]!)
+            let newcomer = try await api.events(cast.tokens[cast[2]]!)
+            #expect(try await api.post("/v3/group_channels/\(channel)/invite", ["user_ids": [cast[2]]]).status == 200)
+            let joined = try await first.waitForEvent("member_joined")
+            let users = (joined["data"] as? [String: Any])?["users"] as? [[String: Any]]
+            #expect(users?.first?["user_id"] as? String == cast[2])
+            _ = try await newcomer.waitForEvent("member_joined")
+            #expect(try await api.put("/v3/group_channels/\(channel)/leave", ["user_ids": [cast[1]]]).status == 200)
+            _ = try await leaver.waitForEvent("member_left")
+            _ = try await first.waitForEvent("member_left")
+            // A member who left hears nothing more.
+            _ = try await api.post(
+                "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "user_id": cast[0], "message": "after"])
+            _ = try await newcomer.waitForEvent("message_received")
+            #expect(leaver.events(ofType: "message_received").isEmpty)
+            for socket in [first, leaver, newcomer] { socket.close() }
+        }
+    }
+
+    @Test func replayAfterAReconnectMissesNothingAndRepeatsNothing() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("evp", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+            let token = cast.tokens[cast[1]]!
+            let first = try await api.events(token)
+            for index in 0..<5 {
+                _ = try await api.post(
+                    "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "user_id": cast[0], "message": "m\(index)"])
+            }
+            _ = try await first.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "m4" }
+            let seen = first.events(ofType: "message_received")
+            let last = try #require(seen.compactMap { $0["event_id"] as? Int }.max())
+            let cut = seen.compactMap { $0["event_id"] as? Int }.sorted()[2]
+            first.close()
+            // Sends while nobody is connected, and while the second socket replays.
+            let sender = Task {
+                for index in 5..<15 {
+                    _ = try await api.post(
+                        "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "user_id": cast[0], "message": "m\(index)"])
+                }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            let second = try await api.events(token, after: Int64(cut))
+            try await sender.value
+            _ = try await second.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "m14" }
+            try await Task.sleep(for: .milliseconds(200))
+            let texts = second.events(ofType: "message_received").compactMap { ($0["data"] as? [String: Any])?["message"] as? String }
+            #expect(texts == (3..<15).map { "m\($0)" })
+            let ids = second.events.compactMap { $0["event_id"] as? Int }
+            #expect(ids == ids.sorted())
+            #expect(Set(ids).count == ids.count)
+            #expect(ids.allSatisfy { $0 > cut })
+            _ = last
+            second.close()
+        }
+    }
+
+    @Test func anAfterTooOldOrUnknownAsksForAResync() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("evs", 1)
+            let socket = EventSocket(port: try #require(api.client.port), token: cast.tokens[cast[0]]!, query: "after=999999999999")
+            _ = try await socket.waitForEvent("resync_required")
+            socket.close()
+        }
+    }
+
+    @Test func aRolledBackChangeProducesNoEvent() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("evx", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+            let socket = try await api.events(cast.tokens[cast[1]]!)
+            // Operators must be members: the whole request fails and rolls back.
+            let refused = try await api.post("/v3/group_channels/\(channel)/operators", ["operator_ids": [cast[1], "nobody-here"]])
+            #expect(refused.status == 400)
+            _ = try await api.post("/v3/group_channels/\(channel)/operators", ["operator_ids": [cast[1]]])
+            let changed = try await socket.waitForEvent("operators_changed")
+            #expect(socket.events(ofType: "operators_changed").count == 1)
+            #expect(((changed["data"] as? [String: Any])?["users"] as? [[String: Any]])?.count == 1)
+            socket.close()
+        }
+    }
+}
