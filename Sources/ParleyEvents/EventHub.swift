@@ -11,6 +11,7 @@ final class EventHub: Sendable {
     let store: Store
     let settings: EventSettings
     let logger: Logger
+    let clock: Clock
     private let state: Mutex<HubState>
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -23,8 +24,9 @@ final class EventHub: Sendable {
         var typing: TypingStates
     }
 
-    init(store: Store, settings: EventSettings, logger: Logger) {
+    init(store: Store, settings: EventSettings, clock: Clock, logger: Logger) {
         self.store = store
+        self.clock = clock
         self.settings = settings
         self.logger = logger
         self.state = Mutex(HubState(typing: TypingStates(expiry: settings.typingExpiry, throttle: settings.typingThrottle)))
@@ -75,23 +77,41 @@ final class EventHub: Sendable {
     /// Reads and delivers until stopped. The starting point is the newest id once every
     /// transaction that might still commit a smaller one has ended.
     func run() async throws {
-        var sequencer = EventSequencer(startingAfter: try await startingPoint())
+        var sequencer = EventSequencer(startingAfter: try await retrying { try await self.startingPoint() })
         state.withLock { state in
             state.deliveredThrough = sequencer.deliveredThrough
             state.isReady = true
         }
         for await _ in wakes {
             do {
-                // A page at a time until caught up; a gap is looked at again shortly, since its
-                // transaction's NOTIFY may be the one already consumed.
+                // A page at a time until caught up. A gap normally fills with its transaction's
+                // commit, whose NOTIFY wakes this loop again; one whose transaction rolled back
+                // is noticed by the look that follows shortly after (or the fallback poll).
                 var more = true
                 while more {
                     more = try await poll(&sequencer)
                 }
-                if sequencer.hasGaps { schedulePoke(after: .milliseconds(2)) }
+                if sequencer.hasGaps { schedulePoke(after: Self.gapRecheck) }
             } catch {
                 logger.warning("reading the event log failed", metadata: ["error": "\(error)"])
                 schedulePoke(after: .milliseconds(200))
+            }
+        }
+    }
+
+    /// A rolled-back transaction leaves a gap that no NOTIFY fills: how soon to look again.
+    /// Not sooner: every instance looks, and under load some gap is almost always open.
+    static let gapRecheck = Duration.milliseconds(100)
+
+    /// Runs `body` until it succeeds (the database may be down for a while) or the task is
+    /// cancelled.
+    private func retrying<T>(_ body: () async throws -> T) async throws -> T {
+        while true {
+            do {
+                return try await body()
+            } catch let error where !(error is CancellationError) {
+                logger.warning("reading the event log failed", metadata: ["error": "\(error)"])
+                try await Task.sleep(for: .milliseconds(500))
             }
         }
     }
@@ -185,7 +205,7 @@ final class EventHub: Sendable {
 
     /// `unread_count_changed` to the local users whose counts the events moved.
     private func deliverUnreadCounts(_ watch: UnreadWatch) async throws {
-        let now = Int64(Date.now.timeIntervalSince1970 * 1000)
+        let now = clock.nowMillis
         let counts = try await store.read { try $0.receipts.unreadSummary(watch.pairs) }
         state.withLock { state in
             for count in counts {
@@ -242,13 +262,16 @@ extension EventHub {
         try await deliverTyping(changes)
     }
 
-    /// To the local sockets of the channel's joined members.
+    /// To the local sockets of the channels' joined members (one read for the whole batch).
     private func deliverTyping(_ changes: [TypingChange]) async throws {
-        for change in changes {
-            guard !localUserIDs.isEmpty else { return }
-            let members = try await store.read { try $0.events.joinedMembers(change.channelURL) }
-            state.withLock { state in
-                for userID in members { state.subscriptions[userID]?.values.forEach { $0.deliver(.typing(change)) } }
+        guard !changes.isEmpty, !localUserIDs.isEmpty else { return }
+        let channelURLs = Array(Set(changes.map(\.channelURL)))
+        let members = try await store.read { try $0.events.recipients(channelURLs) }
+        state.withLock { state in
+            for change in changes {
+                for member in members[change.channelURL] ?? [] where member.state == .joined {
+                    state.subscriptions[member.userID]?.values.forEach { $0.deliver(.typing(change)) }
+                }
             }
         }
     }

@@ -24,7 +24,7 @@ public final class Realtime: Service, Sendable {
         self.clock = clock
         self.logger = logger
         self.instanceID = SecretHashing.randomHex(bytes: 8)
-        self.hub = EventHub(store: store, settings: settings, logger: logger)
+        self.hub = EventHub(store: store, settings: settings, clock: clock, logger: logger)
         self.listener = PostgresListener(
             conninfo: conninfo, channels: [EventRepository.notifyChannel, EventRepository.typingChannel, EventRepository.socketsChannel],
             logger: logger
@@ -32,7 +32,9 @@ public final class Realtime: Service, Sendable {
     }
 
     public func run() async throws {
-        try await store.transaction { [instanceID] in try $0.presence.beat(instanceID) }
+        // The database may be down at start: the server still starts (and answers 503), and
+        // every loop below keeps trying.
+        await beat()
         listener.start()
         defer { listener.stop() }
         // Every loop below runs until cancelled; graceful shutdown cancels them.

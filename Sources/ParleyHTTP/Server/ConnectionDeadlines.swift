@@ -174,12 +174,12 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var deadlines: ConnectionDeadlines!
 
     func handlerAdded(context: ChannelHandlerContext) {
-        deadlines = try? context.pipeline.syncOperations.handler(type: RequestBytesWatcher.self).deadlines
-        // Without a watcher (never in the server) the deadlines are this handler's own.
-        if deadlines == nil {
-            deadlines = ConnectionDeadlines(timeouts: HTTPTimeouts())
-            if context.channel.isActive { deadlines.start(context) }
+        // The server always adds the watcher first (GuardedHTTP1Channel); without it this is a
+        // programming error, not a request to survive.
+        guard let watcher = try? context.pipeline.syncOperations.handler(type: RequestBytesWatcher.self) else {
+            preconditionFailure("RequestDeadlineHandler needs a RequestBytesWatcher ahead of it")
         }
+        deadlines = watcher.deadlines
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
