@@ -49,8 +49,7 @@ public struct MessageService: Sendable {
 
     /// The earliest message time the viewer may see: session users must be joined members;
     /// reset history, hidden previous messages and the chat-history option move it forward.
-    private static func visibleFrom(_ channelURL: String, _ caller: Caller, _ viewer: String?, _ repositories: Repositories) throws -> Int64
-    {
+    static func visibleFrom(_ channelURL: String, _ caller: Caller, _ viewer: String?, _ repositories: Repositories) throws -> Int64 {
         let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
         if !caller.isAdmin && context.access.state != .joined {

@@ -27,9 +27,10 @@ public struct ReactionService: Sendable {
 
     public func remove(_ caller: Caller, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws {
         try caller.requireActingAs(userID)
+        let now = clock.nowMillis
         try await store.transaction { repositories in
             try Self.requireReactable(channelURL, messageID, userID: userID, caller, repositories)
-            guard try repositories.reactions.remove(messageID, reaction: reaction, userID: userID) else {
+            guard try repositories.reactions.remove(messageID, reaction: reaction, userID: userID, now: now) else {
                 throw ParleyError.notFound("\"\(userID)\" has no reaction \"\(reaction)\" on message \(messageID).")
             }
             let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: false)

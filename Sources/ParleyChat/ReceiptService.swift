@@ -52,7 +52,11 @@ public struct ReceiptService: Sendable {
     public func markAllAsRead(_ caller: Caller, userID: String, channelURLs: [String]?) async throws {
         try caller.requireActingAs(userID)
         let now = clock.nowMillis
-        try await store.transaction { try $0.receipts.markAllRead(userID, channelURLs: channelURLs, now: now) }
+        try await store.transaction { repositories in
+            for channelURL in try repositories.receipts.markAllRead(userID, channelURLs: channelURLs, now: now) {
+                ChannelEvents.channel(.read, channelURL, payload: .receipt(userID: userID, ts: now), repositories)
+            }
+        }
     }
 
     /// The user's unread messages and unread channels over their joined channels.

@@ -30,6 +30,7 @@ public struct Container: Sendable {
     public let receipts: ReceiptService
     public let reactions: ReactionService
     public let metaarrays: MetaArrayService
+    public let changelogs: ChangelogService
     public let files: FileService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
@@ -81,6 +82,7 @@ public struct Container: Sendable {
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock),
             metaarrays: MetaArrayService(store: store, clock: clock),
+            changelogs: ChangelogService(store: store, pageTokens: pageTokens),
             files: files,
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),

@@ -233,6 +233,8 @@ struct UnreadWatch {
         case (.messageReceived, .message(let message)): moves = message.sender?.userID != userID && !message.silent
         case (.messageDeleted, _), (.channelHidden, _), (.memberJoined, _): moves = true
         case (.read, .receipt(let reader, _)): moves = reader == userID
+        // The leavers' totals drop (the channel's count is 0 for them now).
+        case (.memberLeft, .users(let users)): moves = users.contains { $0.userID == userID }
         default: moves = false
         }
         let pair = UnreadPair(userID: userID, channelURL: channelURL)

@@ -17,21 +17,18 @@ public final class EventSubscription: Sendable {
         /// Events up to here the client already has (its `after`).
         var skipThrough: Int64 = 0
         var isClosed = false
-        var onOverflow: (@Sendable () -> Void)?
     }
+    /// Called when the client falls `queueLimit` deliveries behind: the socket must close (the
+    /// client resumes with `after`), since the server will not hold more for it.
+    private let onOverflow: @Sendable () -> Void
 
-    init(socketID: String, userID: String, queueLimit: Int) {
+    init(socketID: String, userID: String, queueLimit: Int, onOverflow: @escaping @Sendable () -> Void) {
         self.socketID = socketID
         self.userID = userID
         self.queueLimit = queueLimit
+        self.onOverflow = onOverflow
         self.state = Mutex(State())
         (deliveries, continuation) = AsyncStream.makeStream(of: Delivery.self, bufferingPolicy: .bufferingOldest(queueLimit))
-    }
-
-    /// Called when the client falls `queueLimit` deliveries behind: the socket must close (the
-    /// client resumes with `after`), since the server will not hold more for it.
-    public func onOverflow(_ handler: @escaping @Sendable () -> Void) {
-        state.withLock { $0.onOverflow = handler }
     }
 
     func skip(through id: Int64) {
@@ -40,30 +37,30 @@ public final class EventSubscription: Sendable {
 
     /// From the hub.
     func deliver(_ delivery: Delivery) {
-        let overflow: (@Sendable () -> Void)? = state.withLock { state in
-            guard !state.isClosed else { return nil }
-            if case .event(let event) = delivery, event.eventID <= state.skipThrough { return nil }
+        let overflowed = state.withLock { state in
+            guard !state.isClosed else { return false }
+            if case .event(let event) = delivery, event.eventID <= state.skipThrough { return false }
             if state.heldBack != nil {
                 state.heldBack!.append(delivery)
-                return state.heldBack!.count > queueLimit ? close(&state) : nil
+                return state.heldBack!.count > queueLimit ? close(&state) : false
             }
             if case .dropped = continuation.yield(delivery) { return close(&state) }
-            return nil
+            return false
         }
-        overflow?()
+        if overflowed { onOverflow() }
     }
 
     /// Sends the replay, then what arrived meanwhile, and goes live.
     func finishReplay(_ replay: [Delivery]) {
-        let overflow: (@Sendable () -> Void)? = state.withLock { state in
-            guard !state.isClosed, let heldBack = state.heldBack else { return nil }
+        let overflowed = state.withLock { state in
+            guard !state.isClosed, let heldBack = state.heldBack else { return false }
             state.heldBack = nil
             for delivery in replay + heldBack {
                 if case .dropped = continuation.yield(delivery) { return close(&state) }
             }
-            return nil
+            return false
         }
-        overflow?()
+        if overflowed { onOverflow() }
     }
 
     /// Ends the feed.
@@ -72,9 +69,10 @@ public final class EventSubscription: Sendable {
         continuation.finish()
     }
 
-    private func close(_ state: inout State) -> (@Sendable () -> Void)? {
+    /// Ends the feed for overflowing; always true (the caller then runs `onOverflow`).
+    private func close(_ state: inout State) -> Bool {
         state.isClosed = true
         continuation.finish()
-        return state.onOverflow
+        return true
     }
 }

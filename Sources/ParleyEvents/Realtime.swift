@@ -136,10 +136,16 @@ public struct StreamHello: Sendable {
 extension Realtime {
     /// Opens a stream for the user: registers the socket (closing the user's oldest beyond the
     /// cap, on any instance), then queues the replay after `after` (or `resync_required`) ahead
-    /// of the live events.
-    public func connect(userID: String, after: Int64?) async throws -> (EventSubscription, StreamHello) {
+    /// of the live events. `onOverflow` runs if the socket falls `socketQueueLimit` deliveries
+    /// behind (during the replay too): it must close the socket.
+    public func connect(
+        userID: String, after: Int64?, onOverflow: @escaping @Sendable () -> Void
+    ) async throws -> (EventSubscription, StreamHello) {
         let subscription = EventSubscription(
-            socketID: instanceID + "-" + SecretHashing.randomHex(bytes: 8), userID: userID, queueLimit: settings.socketQueueLimit
+            socketID: instanceID + "-" + SecretHashing.randomHex(bytes: 8), userID: userID,
+            // A whole replay fits on top of the live backlog allowed.
+            queueLimit: settings.socketQueueLimit + settings.maxReplay,
+            onOverflow: onOverflow
         )
         let (instanceID, now, cap) = (instanceID, clock.nowMillis, settings.socketsPerUser)
         let surplus = try await store.transaction { repositories in
@@ -151,16 +157,21 @@ extension Realtime {
         }
         if !surplus.isEmpty { logger.debug("closing surplus sockets", metadata: ["count": "\(surplus.count)"]) }
         let position = try await hub.register(subscription)
+        let resync: Bool
         do {
             let replay = try await replay(for: userID, after: after, through: position)
-            if let after { subscription.skip(through: after) }
+            resync = replay.contains { if case .resyncRequired = $0 { true } else { false } }
+            // A client that has events beyond what this instance delivered so far must not get
+            // them twice; one told to resync has no position here (an unknown `after` would
+            // otherwise hide everything up to it).
+            if let after, !resync { subscription.skip(through: after) }
             subscription.finishReplay(replay)
         } catch {
             await disconnect(subscription)
             throw error
         }
         let hello = StreamHello(
-            connectionID: subscription.socketID, lastEventID: max(position, after ?? 0), serverTime: clock.nowMillis,
+            connectionID: subscription.socketID, lastEventID: resync ? position : max(position, after ?? 0), serverTime: clock.nowMillis,
             pingIntervalMillis: settings.pingInterval.milliseconds
         )
         return (subscription, hello)
@@ -210,23 +221,26 @@ extension Realtime {
 
 extension Realtime {
     /// `typing_start` / `typing_end` (REST and socket frames): joined members of group channels
-    /// only; starts are passed on at most once per throttle period.
+    /// only. A start is passed on at most once per throttle period; the table that decides it is
+    /// the one every instance keeps from the typing notifications, so the throttle holds across
+    /// instances (up to a notification's delay).
     public func typing(_ caller: Caller, _ channelURL: String, userIDs: [String], started: Bool) async throws {
         for userID in userIDs { try caller.requireActingAs(userID) }
-        let admitted = started ? userIDs.filter { hub.admitsTypingStart($0, in: channelURL) } : userIDs
-        try await store.transaction { repositories in
+        let users = try await store.read { repositories in
             guard let channel = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
             let joined = Set(try repositories.events.joinedMembers(channelURL))
-            if caller.userID != nil && !channel.isPublic && !joined.contains(caller.userID ?? "") {
-                throw ChannelAccess.notFound(channelURL)
-            }
+            if let callerID = caller.userID, !channel.isPublic, !joined.contains(callerID) { throw ChannelAccess.notFound(channelURL) }
             for userID in userIDs where !joined.contains(userID) {
                 throw ParleyError.forbidden("\"\(userID)\" is not a joined member of \"\(channelURL)\".")
             }
-            for user in try repositories.users.basicUsers(admitted) {
-                let notice = TypingNotice(channelURL: channelURL, user: user, started: started)
-                try repositories.events.notify(EventRepository.typingChannel, try Self.json(notice))
-            }
+            return try repositories.users.basicUsers(userIDs)
+        }
+        // Checked only now, so that a refused request does not use up the user's throttle.
+        let admitted = started ? users.filter { hub.admitsTypingStart($0.userID, in: channelURL) } : users
+        guard !admitted.isEmpty else { return }
+        let payloads = try admitted.map { try Self.json(TypingNotice(channelURL: channelURL, user: $0, started: started)) }
+        try await store.transaction { repositories in
+            for payload in payloads { try repositories.events.notify(EventRepository.typingChannel, payload) }
         }
     }
 }

@@ -16,6 +16,9 @@ struct TypingStates {
     let expiry: Duration
     let throttle: Duration
     private var entries: [Key: Entry] = [:]
+    /// When each user last started typing in each channel, kept past the end of the typing for
+    /// as long as it throttles a new start.
+    private var lastStarts: [Key: ContinuousClock.Instant] = [:]
 
     init(expiry: Duration, throttle: Duration) {
         self.expiry = expiry
@@ -25,8 +28,8 @@ struct TypingStates {
     /// Whether a new start of this user here would be passed on (not within the throttle of the
     /// last one).
     func admitsStart(_ key: Key, now: ContinuousClock.Instant) -> Bool {
-        guard let entry = entries[key] else { return true }
-        return now - entry.lastStart >= throttle
+        guard let lastStart = lastStarts[key] else { return true }
+        return now - lastStart >= throttle
     }
 
     /// A start arrived; returns the change to announce (nil when the user was typing already).
@@ -34,6 +37,7 @@ struct TypingStates {
         let key = Key(channelURL: channelURL, userID: user.userID)
         let wasTyping = entries[key] != nil
         entries[key] = Entry(user: user, lastStart: now)
+        lastStarts[key] = now
         return wasTyping ? nil : TypingChange(channelURL: channelURL, user: user, started: true, ts: ts)
     }
 
@@ -48,7 +52,8 @@ struct TypingStates {
     }
 
     mutating func expired(now: ContinuousClock.Instant, ts: Int64) -> [TypingChange] {
-        entries.filter { now - $0.value.lastStart >= expiry }.keys.compactMap { ended($0, ts: ts) }
+        lastStarts = lastStarts.filter { now - $0.value < throttle }
+        return entries.filter { now - $0.value.lastStart >= expiry }.keys.compactMap { ended($0, ts: ts) }
     }
 }
 

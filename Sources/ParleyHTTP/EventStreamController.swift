@@ -37,8 +37,9 @@ struct EventStreamController {
     /// The upgrade router's route.
     func register(on router: Router<EventStreamContext>) {
         router.ws("v3/events") { inbound, outbound, context in
-            await GuardedHTTP1Channel.leaveDeadlines(context.requestContext.channel)
-            try await stream(context.request, inbound, outbound)
+            let channel = context.requestContext.channel
+            await GuardedHTTP1Channel.leaveDeadlines(channel)
+            try await stream(context.request, inbound, outbound, channel)
         }
     }
 
@@ -53,7 +54,9 @@ struct EventStreamController {
 
     static let maxInboundMessage = 16 * 1024
 
-    private func stream(_ request: Request, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
+    private func stream(
+        _ request: Request, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ channel: any Channel
+    ) async throws {
         var messages = inbound.messages(maxSize: Self.maxInboundMessage).makeAsyncIterator()
         let query = request.uri.queryParameters
         var after: Int64? = nil
@@ -85,7 +88,9 @@ struct EventStreamController {
         else {
             return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "Invalid session token")
         }
-        let (subscription, hello) = try await realtime.connect(userID: userID, after: after)
+        let (subscription, hello) = try await realtime.connect(userID: userID, after: after) {
+            Self.closeTooSlow(outbound, channel)
+        }
         do {
             try await outbound.write(.custom(.init(fin: true, opcode: .text, data: EventFrames.hello(hello))))
             try await serve(subscription, authentication, token: token, &messages, outbound)
@@ -142,6 +147,17 @@ struct EventStreamController {
                 return try await outbound.close(.unknown(code), reason: reason)
             }
             try await outbound.write(.custom(.init(fin: true, opcode: .text, data: frame)))
+        }
+    }
+
+    /// The client fell too far behind: the server holds no more for it. The close frame waits
+    /// behind what the client has not read, so it gets a moment; then the connection goes.
+    private static func closeTooSlow(_ outbound: WebSocketOutboundWriter, _ channel: any Channel) {
+        Task {
+            let closing = Task { try? await outbound.close(.unknown(StreamCloseCode.tooSlow), reason: "Too slow: reconnect with after") }
+            try? await Task.sleep(for: .seconds(2))
+            closing.cancel()
+            try? await channel.close()
         }
     }
 

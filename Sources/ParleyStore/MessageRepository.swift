@@ -138,7 +138,7 @@ public struct MessageRepository {
     /// Replaces the message's sorted meta array.
     public func setMetaarray(_ messageID: Int64, _ metaarray: [MetaArray], now: Int64) throws {
         try connection.query(
-            "UPDATE messages SET sorted_metaarray = $2::jsonb, updated_at = $3 WHERE message_id = $1",
+            "UPDATE messages SET sorted_metaarray = $2::jsonb, updated_at = $3, changed_at = $3 WHERE message_id = $1",
             [messageID, try JSONColumn.text(metaarray), now]
         )
     }
@@ -148,7 +148,7 @@ public struct MessageRepository {
             """
             UPDATE messages SET message = COALESCE($2, message), custom_type = COALESCE($3, custom_type),
                 data = COALESCE($4, data), mention_type = COALESCE($5, mention_type),
-                mentioned_user_ids = COALESCE($6::text[], mentioned_user_ids), updated_at = $7
+                mentioned_user_ids = COALESCE($6::text[], mentioned_user_ids), updated_at = $7, changed_at = $7
             WHERE message_id = $1
             """,
             [messageID, update.message, update.customType, update.data, update.mentionType?.rawValue, update.mentionedUserIDs, now]
@@ -161,7 +161,7 @@ public struct MessageRepository {
         try connection.query(
             """
             UPDATE messages m SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
-                sorted_metaarray = '[]', file = NULL, updated_at = $2
+                sorted_metaarray = '[]', file = NULL, updated_at = $2, changed_at = $2
             FROM messages old WHERE m.message_id = $1 AND old.message_id = m.message_id AND NOT old.is_removed
             RETURNING m.channel_url, m.counted_seq, m.is_silent, old.mention_type, old.mentioned_user_ids
             """,

@@ -5,23 +5,37 @@ import Postgres
 public struct ReactionRepository {
     let connection: PostgresConnection
 
-    /// Adds the user's reaction (again is harmless); returns when it was recorded.
+    /// Adds the user's reaction (again is harmless); returns when it was recorded. The message
+    /// counts as changed for the changelogs (API.md §6.6).
     public func add(_ messageID: Int64, reaction: String, userID: String, now: Int64) throws -> Int64 {
         try connection.query(
             """
-            INSERT INTO message_reactions (message_id, reaction, user_id, updated_at) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (message_id, reaction, user_id) DO UPDATE SET updated_at = message_reactions.updated_at
-            RETURNING updated_at
+            WITH added AS (
+                INSERT INTO message_reactions (message_id, reaction, user_id, updated_at) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (message_id, reaction, user_id) DO UPDATE SET updated_at = message_reactions.updated_at
+                RETURNING updated_at
+            ), touched AS (
+                UPDATE messages SET changed_at = GREATEST(changed_at, $4) WHERE message_id = $1
+            )
+            SELECT updated_at FROM added
             """,
             [messageID, reaction, userID, now]
         )[0].decode("updated_at")
     }
 
     /// Removes the user's reaction; false when there was none.
-    public func remove(_ messageID: Int64, reaction: String, userID: String) throws -> Bool {
+    public func remove(_ messageID: Int64, reaction: String, userID: String, now: Int64) throws -> Bool {
         try connection.query(
-            "DELETE FROM message_reactions WHERE message_id = $1 AND reaction = $2 AND user_id = $3", [messageID, reaction, userID]
-        ).affectedRows == 1
+            """
+            WITH removed AS (
+                DELETE FROM message_reactions WHERE message_id = $1 AND reaction = $2 AND user_id = $3 RETURNING 1
+            ), touched AS (
+                UPDATE messages SET changed_at = GREATEST(changed_at, $4) WHERE message_id = $1 AND EXISTS (SELECT 1 FROM removed)
+            )
+            SELECT count(*) AS removed FROM removed
+            """,
+            [messageID, reaction, userID, now]
+        )[0].decode("removed", as: Int64.self) == 1
     }
 
     /// The reactions of these messages: per message, each reaction key with its users in the order they reacted.

@@ -76,15 +76,24 @@ public struct ReceiptRepository {
     }
 
     /// Marks every channel of the user (or those named) read.
-    public func markAllRead(_ userID: String, channelURLs: [String]?, now: Int64) throws {
+    public func markAllRead(_ userID: String, channelURLs: [String]?, now: Int64) throws -> [String] {
+        // The channels that had something unread (read before the update: one snapshot for the
+        // whole statement); their members are told of the new read position.
         try connection.query(
             """
-            UPDATE group_channel_members m SET read_seq = c.counted_seq, read_ts = GREATEST(m.read_ts, $3), unread_mentions = 0
-            FROM group_channels c
-            WHERE m.user_id = $1 AND c.channel_url = m.channel_url AND ($2::text[] IS NULL OR m.channel_url = ANY($2::text[]))
+            WITH unread AS (
+                SELECT m.channel_url FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
+                WHERE m.user_id = $1 AND ($2::text[] IS NULL OR m.channel_url = ANY($2::text[]))
+                    AND (m.read_seq < c.counted_seq OR m.unread_mentions > 0)
+            ), marked AS (
+                UPDATE group_channel_members m SET read_seq = c.counted_seq, read_ts = GREATEST(m.read_ts, $3), unread_mentions = 0
+                FROM group_channels c
+                WHERE m.user_id = $1 AND c.channel_url = m.channel_url AND ($2::text[] IS NULL OR m.channel_url = ANY($2::text[]))
+            )
+            SELECT channel_url FROM unread ORDER BY channel_url
             """,
             [userID, channelURLs, now]
-        )
+        ).map { try $0.decode("channel_url") }
     }
 
     /// Everything sent so far counts as read (reset history, hide previous messages).

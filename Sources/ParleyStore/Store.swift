@@ -118,6 +118,7 @@ public struct Repositories {
     public var groupChannelLists: GroupChannelListRepository { GroupChannelListRepository(connection: connection) }
     public var groupChannelReader: GroupChannelReader { GroupChannelReader(connection: connection) }
     public var messages: MessageRepository { MessageRepository(connection: connection) }
+    public var changelogs: ChangelogRepository { ChangelogRepository(connection: connection) }
     public var messageDedup: MessageDedupRepository { MessageDedupRepository(connection: connection) }
     public var receipts: ReceiptRepository { ReceiptRepository(connection: connection) }
     public var sendRates: SendRateRepository { SendRateRepository(connection: connection) }

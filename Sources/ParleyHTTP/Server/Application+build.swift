@@ -34,6 +34,8 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
             preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO
         ).routes)
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
+    v3.addRoutes(TypingController(realtime: container.realtime).routes)
+    v3.addRoutes(ChangelogController(changelogs: container.changelogs, channelDTO: channelDTO).routes)
     v3.addRoutes(MessageController(messages: container.messages, files: container.files, limits: limits, clock: container.clock).routes)
     v3.addRoutes(files.routes)
     v3.addRoutes(MessageExtrasController(reactions: container.reactions, metaarrays: container.metaarrays, limits: limits).routes)

@@ -136,11 +136,20 @@ import Testing
         }
     }
 
-    @Test func anAfterTooOldOrUnknownAsksForAResync() async throws {
+    @Test func anAfterTooOldOrUnknownAsksForAResyncAndTheStreamGoesOn() async throws {
         try await TestServer.withAPI { api in
-            let cast = try await api.cast("evs", 1)
-            let socket = EventSocket(port: try #require(api.client.port), token: cast.tokens[cast[0]]!, query: "after=999999999999")
+            let cast = try await api.cast("evs", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+            // An id this server never handed out (a restored database, another deployment).
+            let unknown: Int64 = 999_999_999_999
+            let socket = EventSocket(port: try #require(api.client.port), token: cast.tokens[cast[1]]!, query: "after=\(unknown)")
             _ = try await socket.waitForEvent("resync_required")
+            let hello = try await socket.hello()
+            #expect((hello["last_event_id"] as? Int ?? .max) < Int(unknown))
+            // The stream is live from where the server is, not from the unknown id.
+            _ = try await api.post(
+                "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "user_id": cast[0], "message": "still here"])
+            _ = try await socket.waitForEvent("message_received")
             socket.close()
         }
     }

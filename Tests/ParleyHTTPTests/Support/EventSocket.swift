@@ -22,6 +22,8 @@ final class EventSocket: Sendable {
     /// auth frame), and `query` (`after=…`).
     init(port: Int, token: String?, query: String = "") {
         var configuration = WebSocketClientConfiguration()
+        // Long messages make frames beyond the client's default limit (16 KiB).
+        configuration.maxFrameSize = 1 << 22
         if let token { configuration.additionalHeaders[HTTPField.Name("Session-Token")!] = token }
         let (frames, outgoing) = AsyncStream.makeStream(of: String.self)
         self.outgoing = outgoing

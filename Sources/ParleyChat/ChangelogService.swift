@@ -1,0 +1,80 @@
+import ParleyCore
+import ParleyStore
+
+/// Catch-up over REST (API.md §6.6, Sendbird's changelogs): what changed since a time or since
+/// the last page, oldest first, for a client that was away or was told `resync_required`.
+public struct ChangelogService: Sendable {
+    let store: Store
+    let pageTokens: PageTokenCodec
+
+    public init(store: Store, pageTokens: PageTokenCodec) {
+        self.store = store
+        self.pageTokens = pageTokens
+    }
+
+    /// Where a changelog starts: after `change_ts`, or where the page of `token` ended.
+    public enum Start: Sendable {
+        case changeTS(Int64)
+        case token(String)
+    }
+
+    public struct Changes<Updated: Sendable, Deleted: Sendable>: Sendable {
+        public let updated: [Updated]
+        public let deleted: [Deleted]
+        public let hasMore: Bool
+        /// The token of the next page; also where to continue later when `hasMore` is false.
+        public let next: String
+    }
+
+    /// The channel's messages edited, reacted to or deleted since `start`, as the viewer may see
+    /// them (the session user, or the user the admin names).
+    public func messages(
+        _ caller: Caller, _ channelURL: String, since start: Start, viewerID: String?, limit: Int
+    ) async throws -> Changes<Message, Int64> {
+        let viewer = try caller.viewer(named: viewerID)
+        let scope = "messages|\(channelURL)"
+        let after = try position(start, scope: scope)
+        let changes = try await store.read { repositories in
+            let visibleFrom = try MessageService.visibleFrom(channelURL, caller, viewer, repositories)
+            let changes = try repositories.changelogs.messageChanges(channelURL, after: after, visibleFrom: visibleFrom, limit: limit + 1)
+            let page = changes.prefix(limit)
+            let updated = try MessageDetails.attach(page.map(\.0).filter { !$0.isRemoved }, repositories)
+            return (updated, page.map(\.0).filter(\.isRemoved).map(\.messageID), page.last?.1, changes.count > limit)
+        }
+        return Changes(
+            updated: changes.0, deleted: changes.1, hasMore: changes.3, next: token(scope: scope, changes.2 ?? after)
+        )
+    }
+
+    /// The user's channels that changed since `start` (with the user's own fields), and those
+    /// they are no longer in.
+    public func myChannels(_ caller: Caller, userID: String, since start: Start, limit: Int) async throws -> Changes<ChannelView, String> {
+        try caller.requireActingAs(userID)
+        let scope = "channels|\(userID)"
+        let after = try position(start, scope: scope)
+        let changes = try await store.read { repositories in
+            let changes = try repositories.changelogs.channelChanges(userID, after: after, limit: limit + 1)
+            let page = changes.prefix(limit)
+            let updated = try ChannelViews.load(page.filter { !$0.departed }.map(\.channelURL), viewerID: userID, repositories)
+            return (updated, page.filter(\.departed).map(\.channelURL), page.last?.position, changes.count > limit)
+        }
+        return Changes(
+            updated: changes.0, deleted: changes.1, hasMore: changes.3, next: token(scope: scope, changes.2 ?? after)
+        )
+    }
+
+    private func position(_ start: Start, scope: String) throws -> ChangePosition {
+        switch start {
+        case .changeTS(let ts):
+            return ChangePosition(changedAt: ts, key: "")
+        case .token(let token):
+            let parts = try pageTokens.decode(token, scope: scope)
+            guard parts.count == 2, let changedAt = Int64(parts[0]) else { throw ParleyError.invalidPageToken }
+            return ChangePosition(changedAt: changedAt, key: parts[1])
+        }
+    }
+
+    private func token(scope: String, _ position: ChangePosition) -> String {
+        pageTokens.encode(scope: scope, position: [String(position.changedAt), position.key])
+    }
+}

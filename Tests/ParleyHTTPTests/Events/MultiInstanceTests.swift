@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// API.md §6.4 and §6.5: several instances on one database behave as one server.
+@Suite struct MultiInstanceTests {
+    @Test func socketsOnEachInstanceHearWhatTheOtherProduces() async throws {
+        try await TestServer.withAPI { first in
+            try await TestServer.withAPI { second in
+                let cast = try await first.cast("multi", 2)
+                let channel = try await first.createChannel(["user_ids": [cast[0], cast[1]]])
+                let onFirst = try await first.events(cast.tokens[cast[0]]!)
+                let onSecond = try await second.events(cast.tokens[cast[1]]!)
+                let path = "/v3/group_channels/\(channel)/messages"
+                _ = try await second.post(path, ["message_type": "MESG", "user_id": cast[1], "message": "from second"])
+                _ = try await onFirst.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "from second" }
+                _ = try await first.post(path, ["message_type": "MESG", "user_id": cast[0], "message": "from first"])
+                _ = try await onSecond.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "from first" }
+                // Presence and typing cross instances too.
+                #expect(try await first.get("/v3/users/\(cast[1])").rawJSON["is_online"] as? Bool == true)
+                #expect(try await second.post("/v3/group_channels/\(channel)/typing", [:], as: cast.session(1)).status == 200)
+                _ = try await onFirst.waitForEvent("typing_started")
+                onFirst.close()
+                onSecond.close()
+            }
+        }
+    }
+
+    /// An instance killed with sockets open: its users count as offline once its heartbeat is
+    /// overdue, and a client reconnecting elsewhere with `after` misses nothing sent meanwhile.
+    @Test func aKilledInstancesClientsResumeElsewhereMissingNothing() async throws {
+        // The process beats every 5 s (the default); dead after 8 s keeps the test short.
+        try await TestServer.withAPI({ $0.events.instanceDeadAfter = .seconds(8) }) { survivor in
+            let process = try await ServerProcess()
+            defer { process.stop() }
+            let cast = try await survivor.cast("crash", 2)
+            let channel = try await survivor.createChannel(["user_ids": [cast[0], cast[1]]])
+            let token = cast.tokens[cast[1]]!
+            let doomed = EventSocket(port: process.port, token: token)
+            let hello = try await doomed.hello()
+            #expect(try await survivor.get("/v3/users/\(cast[1])").rawJSON["is_online"] as? Bool == true)
+            let path = "/v3/group_channels/\(channel)/messages"
+            _ = try await survivor.post(path, ["message_type": "MESG", "user_id": cast[0], "message": "m0"])
+            let first = try await doomed.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "m0" }
+            let lastSeen = try #require(first["event_id"] as? Int)
+            #expect(lastSeen > hello["last_event_id"] as? Int ?? 0)
+            process.kill()
+            let killedAt = ContinuousClock.now
+            for index in 1...5 {
+                _ = try await survivor.post(path, ["message_type": "MESG", "user_id": cast[0], "message": "m\(index)"])
+            }
+            #expect(
+                try await eventually(within: .seconds(30), every: .milliseconds(250)) {
+                    try await survivor.get("/v3/users/\(cast[1])").rawJSON["is_online"] as? Bool == false
+                })
+            #expect(ContinuousClock.now - killedAt < .seconds(30))
+            let resumed = try await survivor.events(token, after: Int64(lastSeen))
+            #expect(try await eventually { resumed.events(ofType: "message_received").count == 5 })
+            try await Task.sleep(for: .milliseconds(200))
+            let texts = resumed.events(ofType: "message_received").compactMap { ($0["data"] as? [String: Any])?["message"] as? String }
+            #expect(texts == (1...5).map { "m\($0)" })
+            resumed.close()
+        }
+    }
+}

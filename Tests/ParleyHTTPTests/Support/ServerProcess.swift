@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `parley serve` executable of this build, run as a process of its own on the test
+/// database: an instance that can be killed like a crashed one (`kill -9`).
+final class ServerProcess: Sendable {
+    let port: Int
+    private let process: Process
+
+    init() async throws {
+        // `swift test` builds the executable next to the test bundle.
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("parley")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw TestFailure("no parley executable at \(binary.path): build it with swift build")
+        }
+        port = try Self.freePort()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = try TestServer.databaseURL
+        environment["PARLEY_API_TOKEN"] = TestServer.apiToken
+        environment["PARLEY_FILE_KEY"] = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        environment["PARLEY_PORT"] = String(port)
+        environment["PARLEY_HOST"] = "127.0.0.1"
+        environment["PARLEY_LOG_LEVEL"] = "error"
+        environment["PARLEY_MIGRATIONS_DIR"] = TestServer.packageRoot.appendingPathComponent("migrations").path
+        environment["PARLEY_FILE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("parley-proc-\(UUID())").path
+        process.environment = environment
+        try process.run()
+        self.process = process
+        let ready = try await eventually(within: .seconds(30), every: .milliseconds(100)) { Self.answers(port: self.port) }
+        guard ready else {
+            process.terminate()
+            throw TestFailure("parley serve did not start on port \(port)")
+        }
+    }
+
+    /// As a crash: no shutdown, no goodbye to the database.
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw TestFailure("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts connections on the port.
+    private static func answers(port: Int) -> Bool {
+        guard let connection = try? RawConnection(port: port) else { return false }
+        return connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    }
+}
