@@ -141,6 +141,19 @@ let package = Package(
             dependencies: ["ParleyFiles"],
             path: "Benchmarks/FileBench"
         ),
+        // The event-stream load client of scripts/bench/events (build with -c release).
+        .executableTarget(
+            name: "parley-event-load",
+            dependencies: [
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/EventLoad"
+        ),
         .testTarget(
             name: "PostgresTests",
             // ParleyStore for the store's transaction mechanics (after-commit work, retries).
@@ -149,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "ParleyHTTPTests",
             dependencies: [
-                "ParleyHTTP", "ParleyContainer", "ParleyCore", "Postgres",
+                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "Postgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

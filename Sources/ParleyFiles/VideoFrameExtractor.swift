@@ -83,62 +83,53 @@ public struct VideoFrameExtractor: Sendable {
         let input = try Self.memoryFile(holding: bytes)
         defer { close(input) }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        // Process dup2()s this descriptor onto the child's fd 0 (the MFD_CLOEXEC flag does not survive that).
-        process.standardInput = FileHandle(fileDescriptor: input, closeOnDealloc: false)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-
-        // ffmpeg is done when its stdout ends; we then poll Process.isRunning (see below) rather than
-        // wait on a terminationHandler.
-        do {
-            try process.run()
-        } catch {
-            throw VideoFrameError.launchFailed("\(executable): \(error)")
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            throw VideoFrameError.launchFailed("pipe: \(String(cString: strerror(errno)))")
         }
-        let pid = process.processIdentifier
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        defer { close(readEnd) }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(executable, arguments, standardInput: input, standardOutput: writeEnd)
+            close(writeEnd)
+        } catch {
+            close(writeEnd)
+            throw VideoFrameError.launchFailed("\(error)")
+        }
         let deadline = DispatchTime.now() + .nanoseconds(Self.nanoseconds(timeLimitSeconds))
 
         // Drain stdout on its own thread while ffmpeg runs, so that ffmpeg never blocks on a full
         // pipe while we wait for it.
-        let reader = OutputReader(fd: output.fileHandleForReading.fileDescriptor, cap: maxOutputBytes) {
-            kill(pid, SIGKILL)  // over the cap: stop ffmpeg rather than read on
+        let reader = OutputReader(fd: readEnd, cap: maxOutputBytes) {
+            child.kill()  // over the cap: stop ffmpeg rather than read on
         }
         Thread { reader.run() }.start()
 
         // End of file on stdout: ffmpeg has written its frame and is exiting; give it until the
         // deadline to be gone.
         var timedOut = !reader.wait(until: deadline)
-        while !timedOut, process.isRunning {
+        var termination = timedOut ? nil : child.poll()
+        while !timedOut, termination == nil {
             if DispatchTime.now() >= deadline {
                 timedOut = true
             } else {
                 usleep(1000)
+                termination = child.poll()
             }
         }
-        if timedOut, process.isRunning {
-            kill(pid, SIGKILL)
+        if timedOut {
+            child.kill()
+            termination = child.wait()
         }
-        // Foundation reaps the child on its own thread. waitUntilExit() alone notices that only
-        // every 50 ms, so poll first; then call it all the same: in swift-corelibs-foundation it is
-        // what releases the Process's run-loop source (without it each run leaks about 2.5 KB).
-        while process.isRunning {
-            usleep(1000)
-        }
-        process.waitUntilExit()
         // ffmpeg is gone, so the pipe's write end is closed and the reader reaches end of file.
         let (data, overflowed) = reader.result()
-        // Close our end now: Foundation's Process keeps its Pipe (and so this descriptor) alive
-        // after the run, which leaked one descriptor per call.
-        try? output.fileHandleForReading.close()
 
         if timedOut { throw VideoFrameError.timedOut }
         if overflowed { throw VideoFrameError.outputTooLarge(maxOutputBytes) }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw VideoFrameError.failed(status: process.terminationStatus)
+        guard termination == .exited(0) else {
+            if case .exited(let status) = termination { throw VideoFrameError.failed(status: status) }
+            throw VideoFrameError.failed(status: -1)
         }
         // A JPEG starts with its SOI marker.
         guard data.starts(with: [0xFF, 0xD8, 0xFF]) else {

@@ -89,19 +89,13 @@ import Testing
         let routes = try await TestServer.routes().joined(separator: "\n")
         let routesFile = FileManager.default.temporaryDirectory.appendingPathComponent(uniqueID("routes") + ".txt")
         try routes.write(to: routesFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", TestServer.packageRoot.appendingPathComponent("scripts/check-openapi.py").path,
-            TestServer.packageRoot.appendingPathComponent("openapi.yaml").path, routesFile.path
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let ended = try runProgram(
+            "/usr/bin/env",
+            [
+                "python3", TestServer.packageRoot.appendingPathComponent("scripts/check-openapi.py").path,
+                TestServer.packageRoot.appendingPathComponent("openapi.yaml").path, routesFile.path
+            ], capture: true)
+        #expect(ended.termination == .exited(0), "\(ended.output)")
     }
 }
 

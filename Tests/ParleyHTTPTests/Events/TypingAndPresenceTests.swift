@@ -32,7 +32,8 @@ import Testing
     }
 
     @Test func typingOverRESTAndFramesReachesTheOtherMembersAndEndsOnSend() async throws {
-        try await TestServer.withAPI { api in
+        // Starts follow each other quickly here; the throttle has a test of its own.
+        try await TestServer.withAPI({ $0.events.typingThrottle = .milliseconds(50) }) { api in
             let cast = try await api.cast("typ", 3)
             let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
             let typist = try await api.events(cast.tokens[cast[0]]!)
@@ -68,7 +69,10 @@ import Testing
     }
 
     @Test func typingExpiresAndEndsWhenTheTypistsLastSocketCloses() async throws {
-        try await TestServer.withAPI({ $0.events.typingExpiry = .seconds(1) }) { api in
+        try await TestServer.withAPI({
+            $0.events.typingExpiry = .seconds(1)
+            $0.events.typingThrottle = .milliseconds(50)
+        }) { api in
             let cast = try await api.cast("typx", 2)
             let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
             let reader = try await api.events(cast.tokens[cast[1]]!)

@@ -75,12 +75,8 @@ enum Media {
     /// writes a file of its own: tests running at the same time ask for the same images.
     static func ffmpeg(_ name: String, _ arguments: [String]) throws -> [UInt8] {
         let output = folder.appendingPathComponent("\(UUID().uuidString)-\(name)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-y", "-loglevel", "error"] + arguments + [output.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("ffmpeg failed making \(name)") }
+        let ended = try runProgram("/usr/bin/env", ["ffmpeg", "-nostdin", "-y", "-loglevel", "error"] + arguments + [output.path])
+        guard ended.termination == .exited(0) else { throw TestFailure("ffmpeg failed making \(name)") }
         return Array(try Data(contentsOf: output))
     }
 

@@ -24,14 +24,11 @@ struct ScratchPostgres: Sendable {
     private static func run(_ arguments: [String]) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = TestServer.packageRoot.appendingPathComponent("scripts/lib/scratch-postgres")
-                process.arguments = arguments
-                process.standardOutput = FileHandle.nullDevice
                 do {
-                    try process.run()
-                    process.waitUntilExit()
-                    guard process.terminationStatus == 0 else { throw TestFailure("scratch-postgres \(arguments) failed") }
+                    let script = TestServer.packageRoot.appendingPathComponent("scripts/lib/scratch-postgres").path
+                    guard try runProgram(script, arguments).termination == .exited(0) else {
+                        throw TestFailure("scratch-postgres \(arguments) failed")
+                    }
                     continuation.resume()
                 } catch {
                     continuation.resume(throwing: error)

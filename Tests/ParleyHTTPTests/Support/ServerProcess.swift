@@ -1,4 +1,5 @@
 import Foundation
+import ParleyFiles
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 /// database: an instance that can be killed like a crashed one (`kill -9`).
 final class ServerProcess: Sendable {
     let port: Int
-    private let process: Process
+    private let child: ChildProcess
 
     init() async throws {
         // `swift test` builds the executable next to the test bundle.
@@ -18,9 +19,6 @@ final class ServerProcess: Sendable {
             throw TestFailure("no parley executable at \(binary.path): build it with swift build")
         }
         port = try Self.freePort()
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve"]
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = try TestServer.databaseURL
         environment["PARLEY_API_TOKEN"] = TestServer.apiToken
@@ -30,26 +28,26 @@ final class ServerProcess: Sendable {
         environment["PARLEY_LOG_LEVEL"] = "error"
         environment["PARLEY_MIGRATIONS_DIR"] = TestServer.packageRoot.appendingPathComponent("migrations").path
         environment["PARLEY_FILE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("parley-proc-\(UUID())").path
-        process.environment = environment
-        try process.run()
-        self.process = process
+        let child = try ChildProcess.spawn(binary.path, ["serve"], environment: environment, standardError: 2)
+        self.child = child
         let ready = try await eventually(within: .seconds(30), every: .milliseconds(100)) { Self.answers(port: self.port) }
         guard ready else {
-            process.terminate()
+            child.kill()
+            _ = child.wait()
             throw TestFailure("parley serve did not start on port \(port)")
         }
     }
 
     /// As a crash: no shutdown, no goodbye to the database.
     func kill() {
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.kill(SIGKILL)
+        _ = child.wait()
     }
 
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        guard child.poll() == nil else { return }
+        child.kill(SIGTERM)
+        _ = child.wait()
     }
 
     private static func freePort() throws -> Int {

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import NIOCore
+import Synchronization
+
+/// One channel's members each hold a socket; messages go into the channel at a steady rate.
+struct FanOut {
+    let tokens: [String]
+    let wsPort: Int
+    let httpPort: Int
+    let channelURL: String
+    let senderID: String
+    let rate: Int
+    let seconds: Int
+    let serverPIDs: [Int32]
+    let postgresPID: Int32
+
+    /// Sends overlap on a few connections, so that one slow response does not hold up the next.
+    static let senderConnections = 4
+    /// How long after the last send the deliveries may take before the rest count as missing.
+    static let drain = Duration.seconds(10)
+
+    func run() async throws {
+        let count = rate * seconds
+        let expected = count * tokens.count
+        let sockets = SocketSet(url: "ws://127.0.0.1:\(wsPort)/v3/events", tokens: tokens, messageCount: count)
+        let window = Mutex<[String]>([])
+        try await sockets.run { openSeconds in
+            say("sockets \(tokens.count) opened in \(formatted(openSeconds, 1)) s")
+            var connections: [HTTPConnection] = []
+            for _ in 0..<Self.senderConnections { connections.append(try await HTTPConnection.connect(port: httpPort)) }
+            defer { connections.forEach { $0.close() } }
+
+            let (cpu, servers, postgres) = (ownCPUSeconds(), serverPIDs.map(processCPUSeconds), clusterCPUSeconds(postgresPID))
+            let (machine, wallStart) = (MachineTimes.now(), monotonicNanos())
+            let path = "/v3/group_channels/\(channelURL)/messages"
+            let responseTimes = Mutex<[UInt32]>([])
+            var lags: [UInt32] = []
+            var responses: [EventLoopFuture<HTTPConnection.Response>] = []
+            let clock = ContinuousClock()
+            let start = clock.now + .milliseconds(50)
+            let interval = Duration.seconds(1) / rate
+            for sequence in 0..<count {
+                let due = start + interval * sequence
+                try await clock.sleep(until: due, tolerance: .zero)
+                let stamp = monotonicNanos()
+                lags.append(UInt32(max(0, (clock.now - due) / .microseconds(1))))
+                let json = #"{"message_type":"MESG","user_id":"\#(senderID)","message":"evtbench:\#(sequence):\#(stamp)"}"#
+                let response = connections[sequence % connections.count].request(.POST, path, apiToken: apiToken, json: json)
+                response.whenSuccess { _ in
+                    let elapsed = UInt32((monotonicNanos() - stamp) / 1000)
+                    responseTimes.withLock { $0.append(elapsed) }
+                }
+                responses.append(response)
+            }
+            var failed = 0
+            for response in responses where !(200..<300).contains((try? await response.get().status) ?? 0) { failed += 1 }
+            let sendSeconds = Double(monotonicNanos() - wallStart) / 1e9
+
+            let deadline = clock.now + Self.drain
+            while sockets.delivered.load(ordering: .relaxed) < expected && clock.now < deadline {
+                try await clock.sleep(for: .milliseconds(5))
+            }
+            let wallSeconds = Double(monotonicNanos() - wallStart) / 1e9
+            let clientCPU = ownCPUSeconds() - cpu
+            let serverCPU = zip(serverPIDs, servers).map { processCPUSeconds($0) - $1 }
+            let postgresCPU = clusterCPUSeconds(postgresPID) - postgres
+            let now = MachineTimes.now()
+            // What else ran: with the client, the servers and PostgreSQL accounted for, the rest
+            // would be another process taking the cores (a build, say), which spoils the figures.
+            let other = now.busySeconds(since: machine) - clientCPU - serverCPU.reduce(0, +) - postgresCPU
+            let sorted = responseTimes.withLock { $0 }.sorted()
+            lags.sort()
+            window.withLock {
+                $0 = [
+                    "sent \(count - failed)/\(count) in \(formatted(sendSeconds, 1)) s (failed \(failed)); send response ms p50 \(ms(percentile(sorted, 0.5))) p99 \(ms(percentile(sorted, 0.99))); sender lag ms p99 \(ms(percentile(lags, 0.99))) max \(ms(lags.last))",
+                    "cpu_seconds window \(formatted(wallSeconds, 1)) client \(formatted(clientCPU, 1)) servers \(serverCPU.map { formatted($0, 1) }.joined(separator: "+")) postgres \(formatted(postgresCPU, 1)) other \(formatted(other, 1)) busy_percent \(formatted(now.busyPercent(since: machine), 0))",
+                ]
+            }
+        }
+        let totals = sockets.totals
+        let latencies = totals.latencies.sorted()
+        window.withLock { $0.forEach { say($0) } }
+        say("delivered \(latencies.count)/\(expected) missing \(totals.missing) duplicates \(totals.duplicates) foreign \(totals.foreign) closed_early \(totals.closedEarly) \(totals.closeCodes)")
+        say(
+            "latency_ms p50 \(ms(percentile(latencies, 0.5))) p90 \(ms(percentile(latencies, 0.9))) p99 \(ms(percentile(latencies, 0.99))) max \(ms(latencies.last))"
+        )
+        say("frames \(totals.frames) message_events \(totals.messageEvents)")
+    }
+
+    private func ms(_ micros: UInt32?) -> String {
+        micros.map { formatted(Double($0) / 1000) } ?? "-"
+    }
+}
+
+/// Opens the sockets and holds them until told to stop; counts what they receive.
+func hold(tokens: [String], wsPort: Int, perToken: Int) async throws {
+    let signals = stopSignals()
+    let sockets = SocketSet(
+        url: "ws://127.0.0.1:\(wsPort)/v3/events", tokens: tokens.flatMap { repeatElement($0, count: perToken) }, messageCount: 0
+    )
+    try await sockets.run { openSeconds in
+        say("ready \(sockets.tokens.count) sockets opened in \(formatted(openSeconds, 1)) s")
+        for await _ in signals { break }
+    }
+    let totals = sockets.totals
+    say(
+        "held \(sockets.tokens.count) frames \(totals.frames) message_events \(totals.messageEvents) closed_early \(totals.closedEarly) \(totals.closeCodes) cpu_seconds \(formatted(ownCPUSeconds()))"
+    )
+}
+
+/// SIGTERM and SIGINT, as an async sequence.
+func stopSignals() -> AsyncStream<Int32> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+    for number in [SIGTERM, SIGINT] {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { continuation.yield(number) }
+        source.resume()
+        // Kept for the life of the process.
+        _ = Unmanaged.passRetained(source as AnyObject)
+    }
+    return stream
+}
