@@ -70,20 +70,22 @@ async def run(url, token, cursor):
     delay = 1.0
     while True:
         target = url if cursor is None else f"{url}?after={cursor}"
-        started, resync = time.monotonic(), False
+        started = time.monotonic()
         try:
             async with connect(target, **{HEADERS: {"Session-Token": token}}) as ws:
                 async for raw in ws:
                     frame = json.loads(raw)
                     show(frame)
-                    if frame["type"] == "hello" and cursor is None:
-                        cursor = frame["last_event_id"]  # live events follow this id
+                    if frame["type"] == "hello":
+                        live_from = frame["last_event_id"]  # live events follow this id
+                        if cursor is None:
+                            cursor = live_from
                     elif frame["type"] == "resync_required":
                         # Our cursor is too old (or unknown): the gap must be read over REST.
+                        # The stream itself goes on, live after the hello's id.
                         print("  -> events were missed: a real client now catches up over REST "
                               "(my_group_channels/changelogs, messages/changelogs, message history)", flush=True)
-                        cursor, resync = None, True  # simplest correct handling: a fresh
-                        break                        # connection starts live after its hello
+                        cursor = live_from
                     elif "event_id" in frame:
                         cursor = frame["event_id"]  # typing/unread frames carry none
                 # The server closed cleanly (1000: shutting down; 1001: we missed its pings).
@@ -97,8 +99,8 @@ async def run(url, token, cursor):
         if time.monotonic() - started > 10:
             delay = 1.0  # the connection had been healthy: start backing off from scratch
         # Full jitter, so that the clients of a restarted server do not all come back at once.
-        wait = 0 if resync or code == 4009 else random.uniform(0, delay)
-        print(("resync: " if resync else f"closed {code} ({reason}); ") + f"reconnecting in {wait:.1f} s"
+        wait = 0 if code == 4009 else random.uniform(0, delay)
+        print(f"closed {code} ({reason}); reconnecting in {wait:.1f} s"
               + (f" after event {cursor}" if cursor is not None else ""), file=sys.stderr, flush=True)
         await asyncio.sleep(wait)
         delay = min(delay * 2, 30.0)
