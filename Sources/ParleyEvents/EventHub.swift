@@ -243,9 +243,9 @@ struct UnreadWatch {
 }
 
 extension EventHub {
-    /// Whether a typing start of this user in this channel would be passed on now.
-    func admitsTypingStart(_ userID: String, in channelURL: String) -> Bool {
-        state.withLock { $0.typing.admitsStart(.init(channelURL: channelURL, userID: userID), now: .now) }
+    /// Whether a typing start of this user in this channel is passed on now (see `TypingStates`).
+    func admitTypingStart(_ userID: String, in channelURL: String) -> Bool {
+        state.withLock { $0.typing.admitStart(.init(channelURL: channelURL, userID: userID), now: .now) }
     }
 
     /// A typing notification from any instance (this one included).

@@ -236,7 +236,7 @@ extension Realtime {
             return try repositories.users.basicUsers(userIDs)
         }
         // Checked only now, so that a refused request does not use up the user's throttle.
-        let admitted = started ? users.filter { hub.admitsTypingStart($0.userID, in: channelURL) } : users
+        let admitted = started ? users.filter { hub.admitTypingStart($0.userID, in: channelURL) } : users
         guard !admitted.isEmpty else { return }
         let payloads = try admitted.map { try Self.json(TypingNotice(channelURL: channelURL, user: $0, started: started)) }
         try await store.transaction { repositories in

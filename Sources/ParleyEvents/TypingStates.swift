@@ -25,11 +25,13 @@ struct TypingStates {
         self.throttle = throttle
     }
 
-    /// Whether a new start of this user here would be passed on (not within the throttle of the
-    /// last one).
-    func admitsStart(_ key: Key, now: ContinuousClock.Instant) -> Bool {
-        guard let lastStart = lastStarts[key] else { return true }
-        return now - lastStart >= throttle
+    /// Whether a new start of this user here is passed on (not within the throttle of the last
+    /// one); if so it counts as the last start from now on, so that a second request before the
+    /// first one's notification comes back is throttled too.
+    mutating func admitStart(_ key: Key, now: ContinuousClock.Instant) -> Bool {
+        if let lastStart = lastStarts[key], now - lastStart < throttle { return false }
+        lastStarts[key] = now
+        return true
     }
 
     /// A start arrived; returns the change to announce (nil when the user was typing already).

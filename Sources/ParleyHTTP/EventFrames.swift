@@ -36,48 +36,44 @@ enum EventFrames {
     }
 
     static func event(_ event: Event, maxMessageLength: Int) -> ByteBuffer {
-        var json = JSONWriter(capacity: 512)
-        json.object { json in
-            json.field("event_id", event.eventID)
-            json.field("type", event.type.rawValue)
-            json.field("ts", event.createdAt)
-            if let channelURL = event.channelURL {
-                json.field("channel_url", channelURL)
-                json.field("channel_type", "group")
-            }
-            json.key("data")
+        envelope(eventID: event.eventID, type: event.type.rawValue, ts: event.createdAt, channelURL: event.channelURL) { json in
             writeData(event.payload, maxMessageLength: maxMessageLength, to: &json)
         }
-        return json.buffer
     }
 
     static func typing(_ change: TypingChange) -> ByteBuffer {
-        var json = JSONWriter(capacity: 256)
-        json.object { json in
-            json.field("type", change.started ? "typing_started" : "typing_ended")
-            json.field("ts", change.ts)
-            json.field("channel_url", change.channelURL)
-            json.field("channel_type", "group")
-            json.key("data")
+        envelope(type: change.started ? "typing_started" : "typing_ended", ts: change.ts, channelURL: change.channelURL) { json in
             json.object { $0.field("user", BasicUserDTO(user: change.user)) }
         }
-        return json.buffer
     }
 
     static func unread(_ change: UnreadChange) -> ByteBuffer {
-        var json = JSONWriter(capacity: 256)
-        json.object { json in
-            json.field("type", "unread_count_changed")
-            json.field("ts", change.ts)
-            json.field("channel_url", change.channelURL)
-            json.field("channel_type", "group")
-            json.key("data")
+        envelope(type: "unread_count_changed", ts: change.ts, channelURL: change.channelURL) { json in
             json.object { json in
                 json.field("channel_url", change.channelURL)
                 json.field("unread_message_count", change.unreadMessageCount)
                 json.field("unread_mention_count", change.unreadMentionCount)
                 json.field("total_unread_message_count", change.totalUnreadMessageCount)
             }
+        }
+    }
+
+    /// `{ "event_id"?, "type", "ts", "channel_url"?, "channel_type"?, "data" }` (API.md §6.2): stored
+    /// events have an id, typing and unread frames none.
+    private static func envelope(
+        eventID: Int64? = nil, type: String, ts: Int64, channelURL: String?, data: (inout JSONWriter) -> Void
+    ) -> ByteBuffer {
+        var json = JSONWriter(capacity: 512)
+        json.object { json in
+            if let eventID { json.field("event_id", eventID) }
+            json.field("type", type)
+            json.field("ts", ts)
+            if let channelURL {
+                json.field("channel_url", channelURL)
+                json.field("channel_type", "group")
+            }
+            json.key("data")
+            data(&json)
         }
         return json.buffer
     }
