@@ -1,9 +1,11 @@
 import ParleyCore
+import Synchronization
 
 /// What a socket is sent (API.md §6.2): stored events, and the ephemeral ones (typing, unread
 /// counts), which have no event id and are never replayed.
 public enum Delivery: Sendable {
-    case event(Event)
+    /// An event, with the frame its recipients share when it reads the same for all of them.
+    case event(Event, SharedFrame)
     case typing(TypingChange)
     case unread(UnreadChange)
     /// The `after` of the connection cannot be served: catch up over REST.
@@ -40,4 +42,30 @@ public enum StreamCloseCode {
     public static let tooManySockets: UInt16 = 4008
     /// The client did not read fast enough; reconnect with `after`.
     public static let tooSlow: UInt16 = 4009
+}
+
+/// An event's frame, rendered by the first socket that sends it and reused by the others: a
+/// message to a channel of a thousand members is written once, not a thousand times. Only for
+/// frames that read the same for every recipient (see `Event.readsTheSameForEveryone`).
+public final class SharedFrame: Sendable {
+    private let frame = Mutex<(any Sendable)?>(nil)
+
+    public init() {}
+
+    public func value<Frame: Sendable>(_ render: () -> Frame) -> Frame {
+        frame.withLock { frame in
+            if let cached = frame as? Frame { return cached }
+            let made = render()
+            frame = made
+            return made
+        }
+    }
+}
+
+extension Event {
+    /// False for a message with an uploaded file: its URL carries each recipient's own key.
+    public var readsTheSameForEveryone: Bool {
+        if case .message(let message) = payload, message.file?.fileID != nil { return false }
+        return true
+    }
 }

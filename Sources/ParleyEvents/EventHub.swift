@@ -22,6 +22,10 @@ final class EventHub: Sendable {
         var subscriptions: [String: [String: EventSubscription]] = [:]
         var subscriptionCount = 0
         var typing: TypingStates
+        /// Unread counts moved since the last `unread_count_changed` went out, and whether a
+        /// send of them is scheduled.
+        var unread = UnreadWatch()
+        var unreadSendScheduled = false
     }
 
     init(store: Store, settings: EventSettings, clock: Clock, logger: Logger) {
@@ -162,18 +166,21 @@ final class EventHub: Sendable {
             let channels = Set(events.compactMap { $0.audience == .users ? nil : $0.channelURL })
             if !channels.isEmpty { recipients = try await store.read { try $0.events.recipients(Array(channels)) } }
         }
-        var unread = UnreadWatch()
-        state.withLock { state in
+        let scheduleUnread = state.withLock { state in
             for event in events {
                 guard !state.subscriptions.isEmpty else { break }
+                let delivery: Delivery = event.type == .sessionEnded ? .checkSession : .event(event, SharedFrame())
                 for userID in Self.recipients(of: event, members: recipients[event.channelURL ?? ""] ?? [], among: state.subscriptions) {
-                    let delivery: Delivery = event.type == .sessionEnded ? .checkSession : .event(event)
                     state.subscriptions[userID]?.values.forEach { $0.deliver(delivery) }
-                    unread.note(event, for: userID)
+                    state.unread.note(event, for: userID)
                 }
             }
             state.deliveredThrough = position
+            guard !state.unread.isEmpty, !state.unreadSendScheduled else { return false }
+            state.unreadSendScheduled = true
+            return true
         }
+        if scheduleUnread { scheduleUnreadCounts() }
         // A message ends its sender's typing in that channel.
         let ended = state.withLock { state in
             events.compactMap { event -> TypingChange? in
@@ -184,7 +191,25 @@ final class EventHub: Sendable {
             }
         }
         try await deliverTyping(ended)
-        if !unread.isEmpty { try await deliverUnreadCounts(unread) }
+    }
+
+    /// Sends the unread counts moved meanwhile after `unreadCoalescing`: a busy channel moves
+    /// every member's count with each message, and one query and one frame per member every
+    /// fraction of a second, rather than per message, keeps badges current at a bounded cost.
+    private func scheduleUnreadCounts() {
+        Task { [self] in
+            try? await Task.sleep(for: settings.unreadCoalescing)
+            let watch = state.withLock { state in
+                state.unreadSendScheduled = false
+                defer { state.unread = UnreadWatch() }
+                return state.unread
+            }
+            do {
+                try await deliverUnreadCounts(watch)
+            } catch {
+                logger.warning("unread counts failed", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// The users with local subscriptions who receive `event` (API.md §6.2).

@@ -17,8 +17,11 @@ public struct EventSettings: Sendable {
     public var typingExpiry: Duration = .seconds(10)
     /// A user's typing starts in one channel are passed on at most this often.
     public var typingThrottle: Duration = .seconds(3)
-    /// Deliveries a socket may have queued (beyond its replay) before it is closed as too slow.
+    /// Deliveries a socket may have queued (besides its replay) before it is closed as too slow.
     public var socketQueueLimit = 4096
+    /// `unread_count_changed` frames go out at most this often per instance, each with the
+    /// counts moved meanwhile.
+    public var unreadCoalescing: Duration = .milliseconds(200)
     /// How often the event log is looked at without a wake-up (a lost notification costs this).
     public var fallbackPollInterval: Duration = .seconds(1)
 

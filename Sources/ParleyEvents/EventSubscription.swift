@@ -2,11 +2,14 @@ import ParleyCore
 import Synchronization
 
 /// One socket's feed: what the hub delivers to its user, after its replay, in id order.
+///
+/// The replay (at most `maxReplay` events) is queued whole; beyond it the client may fall at
+/// most `queueLimit` deliveries behind before the feed closes, so a slow client costs bounded
+/// memory and, cut off, can still resume with `after`.
 public final class EventSubscription: Sendable {
     public let socketID: String
     public let userID: String
-    /// What to send, in order. Ends when the subscription closes.
-    public let deliveries: AsyncStream<Delivery>
+    private let deliveries: AsyncStream<Delivery>
     private let continuation: AsyncStream<Delivery>.Continuation
     private let state: Mutex<State>
     private let queueLimit: Int
@@ -17,6 +20,9 @@ public final class EventSubscription: Sendable {
         /// Events up to here the client already has (its `after`).
         var skipThrough: Int64 = 0
         var isClosed = false
+        /// Queued and not yet taken by the socket: all of them, and those of the replay.
+        var queued = 0
+        var replayQueued = 0
     }
     /// Called when the client falls `queueLimit` deliveries behind: the socket must close (the
     /// client resumes with `after`), since the server will not hold more for it.
@@ -28,7 +34,22 @@ public final class EventSubscription: Sendable {
         self.queueLimit = queueLimit
         self.onOverflow = onOverflow
         self.state = Mutex(State())
-        (deliveries, continuation) = AsyncStream.makeStream(of: Delivery.self, bufferingPolicy: .bufferingOldest(queueLimit))
+        // Bounded by the accounting below, not by the stream.
+        (deliveries, continuation) = AsyncStream.makeStream(of: Delivery.self)
+    }
+
+    /// What to send, in order; ends when the subscription closes. One consumer, which reports
+    /// each delivery it takes with `took()`.
+    public func makeIterator() -> AsyncStream<Delivery>.AsyncIterator {
+        deliveries.makeAsyncIterator()
+    }
+
+    /// The socket took a delivery off the queue.
+    public func took() {
+        state.withLock { state in
+            state.queued -= 1
+            if state.replayQueued > 0 { state.replayQueued -= 1 }
+        }
     }
 
     func skip(through id: Int64) {
@@ -39,12 +60,14 @@ public final class EventSubscription: Sendable {
     func deliver(_ delivery: Delivery) {
         let overflowed = state.withLock { state in
             guard !state.isClosed else { return false }
-            if case .event(let event) = delivery, event.eventID <= state.skipThrough { return false }
+            if case .event(let event, _) = delivery, event.eventID <= state.skipThrough { return false }
             if state.heldBack != nil {
                 state.heldBack!.append(delivery)
                 return state.heldBack!.count > queueLimit ? close(&state) : false
             }
-            if case .dropped = continuation.yield(delivery) { return close(&state) }
+            guard state.queued - state.replayQueued < queueLimit else { return close(&state) }
+            state.queued += 1
+            continuation.yield(delivery)
             return false
         }
         if overflowed { onOverflow() }
@@ -52,15 +75,13 @@ public final class EventSubscription: Sendable {
 
     /// Sends the replay, then what arrived meanwhile, and goes live.
     func finishReplay(_ replay: [Delivery]) {
-        let overflowed = state.withLock { state in
-            guard !state.isClosed, let heldBack = state.heldBack else { return false }
+        state.withLock { state in
+            guard !state.isClosed, let heldBack = state.heldBack else { return }
             state.heldBack = nil
-            for delivery in replay + heldBack {
-                if case .dropped = continuation.yield(delivery) { return close(&state) }
-            }
-            return false
+            state.queued += replay.count + heldBack.count
+            state.replayQueued = replay.count
+            for delivery in replay + heldBack { continuation.yield(delivery) }
         }
-        if overflowed { onOverflow() }
     }
 
     /// Ends the feed.

@@ -105,7 +105,7 @@ public final class Realtime: Service, Sendable {
     private func applyRetention() async {
         let age = settings.retentionMillis
         do {
-            try await store.transaction { try $0.events.purge(olderThanMillis: age) }
+            _ = try await store.transaction { try $0.events.purge(olderThanMillis: age) }
         } catch {
             logger.warning("event retention failed", metadata: ["error": "\(error)"])
         }
@@ -142,9 +142,7 @@ extension Realtime {
         userID: String, after: Int64?, onOverflow: @escaping @Sendable () -> Void
     ) async throws -> (EventSubscription, StreamHello) {
         let subscription = EventSubscription(
-            socketID: instanceID + "-" + SecretHashing.randomHex(bytes: 8), userID: userID,
-            // A whole replay fits on top of the live backlog allowed.
-            queueLimit: settings.socketQueueLimit + settings.maxReplay,
+            socketID: instanceID + "-" + SecretHashing.randomHex(bytes: 8), userID: userID, queueLimit: settings.socketQueueLimit,
             onOverflow: onOverflow
         )
         let (instanceID, now, cap) = (instanceID, clock.nowMillis, settings.socketsPerUser)
@@ -214,7 +212,7 @@ extension Realtime {
             {
                 return nil
             }
-            return replayed.event.type == .sessionEnded ? nil : .event(replayed.event)
+            return replayed.event.type == .sessionEnded ? nil : .event(replayed.event, SharedFrame())
         }
     }
 }

@@ -128,12 +128,18 @@ struct EventStreamController {
     private func send(
         _ subscription: EventSubscription, _ authentication: Authentication, token: String, _ outbound: WebSocketOutboundWriter
     ) async throws {
-        for await delivery in subscription.deliveries {
+        var deliveries = subscription.makeIterator()
+        while let delivery = await deliveries.next() {
+            subscription.took()
             let frame: ByteBuffer
             switch delivery {
-            case .event(let event):
-                frame = FileLinks.$current.withValue(fileLinks.links(for: authentication)) {
-                    EventFrames.event(event, maxMessageLength: maxMessageLength)
+            case .event(let event, let shared):
+                if event.readsTheSameForEveryone {
+                    frame = shared.value { EventFrames.event(event, maxMessageLength: maxMessageLength) }
+                } else {
+                    frame = FileLinks.$current.withValue(fileLinks.links(for: authentication)) {
+                        EventFrames.event(event, maxMessageLength: maxMessageLength)
+                    }
                 }
             case .typing(let change): frame = EventFrames.typing(change)
             case .unread(let change): frame = EventFrames.unread(change)
