@@ -36,7 +36,8 @@ struct HTTPConnection: Sendable {
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.readableBytes))
         let promise = channel.eventLoop.makePromise(of: Response.self)
-        let request = PendingRequest(head: HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers), body: body, promise: promise)
+        let request = PendingRequest(
+            head: HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers), body: body, promise: promise)
         channel.writeAndFlush(request).whenFailure { promise.fail($0) }
         return promise.futureResult
     }

@@ -74,14 +74,16 @@ struct FanOut {
             window.withLock {
                 $0 = [
                     "sent \(count - failed)/\(count) in \(formatted(sendSeconds, 1)) s (failed \(failed)); send response ms p50 \(ms(percentile(sorted, 0.5))) p99 \(ms(percentile(sorted, 0.99))); sender lag ms p99 \(ms(percentile(lags, 0.99))) max \(ms(lags.last))",
-                    "cpu_seconds window \(formatted(wallSeconds, 1)) client \(formatted(clientCPU, 1)) servers \(serverCPU.map { formatted($0, 1) }.joined(separator: "+")) postgres \(formatted(postgresCPU, 1)) other \(formatted(other, 1)) busy_percent \(formatted(now.busyPercent(since: machine), 0))",
+                    "cpu_seconds window \(formatted(wallSeconds, 1)) client \(formatted(clientCPU, 1)) servers \(serverCPU.map { formatted($0, 1) }.joined(separator: "+")) postgres \(formatted(postgresCPU, 1)) other \(formatted(other, 1)) busy_percent \(formatted(now.busyPercent(since: machine), 0))"
                 ]
             }
         }
         let totals = sockets.totals
         let latencies = totals.latencies.sorted()
         window.withLock { $0.forEach { say($0) } }
-        say("delivered \(latencies.count)/\(expected) missing \(totals.missing) duplicates \(totals.duplicates) foreign \(totals.foreign) closed_early \(totals.closedEarly) \(totals.closeCodes)")
+        say(
+            "delivered \(latencies.count)/\(expected) missing \(totals.missing) duplicates \(totals.duplicates) foreign \(totals.foreign) closed_early \(totals.closedEarly) \(totals.closeCodes)"
+        )
         say(
             "latency_ms p50 \(ms(percentile(latencies, 0.5))) p90 \(ms(percentile(latencies, 0.9))) p99 \(ms(percentile(latencies, 0.99))) max \(ms(latencies.last))"
         )
@@ -93,15 +95,19 @@ struct FanOut {
     }
 }
 
-/// Opens the sockets and holds them until told to stop; counts what they receive.
+/// Opens the sockets and holds them until told to stop; counts what they receive. SIGUSR1 asks
+/// for the count so far ("message_events N").
 func hold(tokens: [String], wsPort: Int, perToken: Int) async throws {
-    let signals = stopSignals()
+    let signals = signalStream([SIGTERM, SIGINT, SIGUSR1])
     let sockets = SocketSet(
         url: "ws://127.0.0.1:\(wsPort)/v3/events", tokens: tokens.flatMap { repeatElement($0, count: perToken) }, messageCount: 0
     )
     try await sockets.run { openSeconds in
         say("ready \(sockets.tokens.count) sockets opened in \(formatted(openSeconds, 1)) s")
-        for await _ in signals { break }
+        for await number in signals {
+            guard number == SIGUSR1 else { break }
+            say("message_events \(sockets.messageEvents.load(ordering: .relaxed))")
+        }
     }
     let totals = sockets.totals
     say(
@@ -109,10 +115,10 @@ func hold(tokens: [String], wsPort: Int, perToken: Int) async throws {
     )
 }
 
-/// SIGTERM and SIGINT, as an async sequence.
-func stopSignals() -> AsyncStream<Int32> {
+/// The signals, as an async sequence.
+func signalStream(_ numbers: [Int32]) -> AsyncStream<Int32> {
     let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-    for number in [SIGTERM, SIGINT] {
+    for number in numbers {
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler { continuation.yield(number) }

@@ -20,6 +20,9 @@ final class SocketSet: Sendable {
     /// Benchmark messages received so far, over all sockets: the sender waits for it to reach
     /// messageCount × sockets.
     let delivered = Atomic<Int>(0)
+    /// `message_received` frames so far, over all sockets: whether the deliveries of sends made
+    /// by another program (wrk) have all arrived.
+    let messageEvents = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let state = Mutex<Totals>(Totals())
     private let logger = Logger(label: "parley-event-load")
@@ -110,7 +113,13 @@ final class SocketSet: Sendable {
                 var receiver = Receiver(messageCount: self.messageCount)
                 defer { self.state.withLock { receiver.add(to: &$0) } }
                 while let frame = try await iterator.next() {
-                    if receiver.absorb(frame.data, at: monotonicNanos()) { self.delivered.add(1, ordering: .relaxed) }
+                    switch receiver.absorb(frame.data, at: monotonicNanos()) {
+                    case .other: break
+                    case .messageEvent: self.messageEvents.add(1, ordering: .relaxed)
+                    case .newBenchmarkMessage:
+                        self.messageEvents.add(1, ordering: .relaxed)
+                        self.delivered.add(1, ordering: .relaxed)
+                    }
                 }
             }
             closeCode = close.map { "\($0.closeCode)" } ?? "none"
@@ -156,28 +165,35 @@ private struct Receiver {
     static let messageType = Array(#""type":"message_received""#.utf8)
     static let marker = Array("evtbench:".utf8)
 
-    /// Counts a frame; true when it was a benchmark message seen for the first time.
-    mutating func absorb(_ data: ByteBuffer, at now: UInt64) -> Bool {
+    enum Receipt {
+        case other
+        case messageEvent
+        /// A message event of a benchmark message this socket had not received before.
+        case newBenchmarkMessage
+    }
+
+    /// Counts a frame and tells what it was.
+    mutating func absorb(_ data: ByteBuffer, at now: UInt64) -> Receipt {
         frames += 1
-        return data.withUnsafeReadableBytes { bytes -> Bool in
-            guard Self.find(Self.messageType, in: bytes) != nil else { return false }
+        return data.withUnsafeReadableBytes { bytes -> Receipt in
+            guard Self.find(Self.messageType, in: bytes) != nil else { return .other }
             messageEvents += 1
-            guard var index = Self.find(Self.marker, in: bytes) else { return false }
+            guard var index = Self.find(Self.marker, in: bytes) else { return .messageEvent }
             let sequence = Self.number(in: bytes, at: &index)
             index += 1  // the colon
             let stamp = Self.number(in: bytes, at: &index)
             guard sequence < messageCount else {
                 foreign += 1
-                return false
+                return .messageEvent
             }
             let (word, bit) = (sequence / 64, UInt64(1) << UInt64(sequence % 64))
             guard seen[word] & bit == 0 else {
                 duplicates += 1
-                return false
+                return .messageEvent
             }
             seen[word] |= bit
             latencies.append(UInt32(min((now &- UInt64(stamp)) / 1000, UInt64(UInt32.max))))
-            return true
+            return .newBenchmarkMessage
         }
     }
 

@@ -12,8 +12,8 @@
 //       (the postmaster and its children) used
 //   parley-event-load hold --tokens FILE --ws-port P [--per-token N]
 //       opens N sockets per token, prints "ready …" once every one has its hello, and holds them
-//       (counting the message events they receive) until SIGTERM or SIGINT; then closes them
-//       and prints what they received
+//       (counting the message events they receive; SIGUSR1 prints the count so far) until
+//       SIGTERM or SIGINT; then closes them and prints what they received
 import Foundation
 import Logging
 import NIOCore
@@ -41,7 +41,9 @@ do {
             postgresPID: Int32(options.int("postgres-pid", default: 0))
         ).run()
     case "hold":
-        try await hold(tokens: try readTokens(options.string("tokens")), wsPort: options.int("ws-port"), perToken: options.int("per-token", default: 1))
+        try await hold(
+            tokens: try readTokens(options.string("tokens")), wsPort: options.int("ws-port"), perToken: options.int("per-token", default: 1)
+        )
     default:
         usage()
     }
@@ -108,7 +110,8 @@ func issueTokens(port: Int, concurrency: Int) async throws {
                 var lines: [String] = []
                 while let userID = queue.next() {
                     let response = try await connection.request(.POST, "/v3/users/\(userID)/token", apiToken: apiToken, json: "{}").get()
-                    guard response.status == 200, let body = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any],
+                    guard response.status == 200,
+                        let body = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any],
                         let token = body["token"] as? String
                     else { throw LoadError("issuing a token for \(userID) answered \(response.status)") }
                     lines.append("\(userID) \(token)")

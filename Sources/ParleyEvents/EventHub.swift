@@ -51,6 +51,11 @@ final class EventHub: Sendable {
         state.withLock { state in state.subscriptions.values.lazy.compactMap { $0[socketID] }.first }
     }
 
+    /// The local sockets, for the presence rows that must match them.
+    var socketIDs: [String] {
+        state.withLock { state in state.subscriptions.values.flatMap(\.keys) }
+    }
+
     var localUserIDs: Set<String> {
         state.withLock { Set($0.subscriptions.keys) }
     }
@@ -164,7 +169,10 @@ final class EventHub: Sendable {
         var recipients: [String: [ChannelRecipient]] = [:]
         if !local.isEmpty {
             let channels = Set(events.compactMap { $0.audience == .users ? nil : $0.channelURL })
-            if !channels.isEmpty { recipients = try await store.read { try $0.events.recipients(Array(channels)) } }
+            // The sequencer has moved past these events: this read must not fail them away.
+            if !channels.isEmpty {
+                recipients = try await retrying { try await self.store.read { try $0.events.recipients(Array(channels)) } }
+            }
         }
         let scheduleUnread = state.withLock { state in
             for event in events {

@@ -92,9 +92,12 @@ public final class Realtime: Service, Sendable {
         do {
             let instanceID = instanceID
             let deadAfter = settings.instanceDeadAfter.milliseconds
+            let (live, now) = (hub.socketIDs, clock.nowMillis)
             let offline = try await store.transaction { repositories in
                 try repositories.presence.beat(instanceID)
-                return try repositories.presence.reapDead(deadAfterMillis: deadAfter)
+                let dead = try repositories.presence.reapDead(deadAfterMillis: deadAfter)
+                let closed = try repositories.presence.reconcile(instanceID, liveSocketIDs: live, now: now, graceMillis: deadAfter)
+                return dead + closed
             }
             try await announceOffline(offline)
         } catch {

@@ -14,7 +14,10 @@ import ParleyUsers
 public struct EventStreamContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket = WebSocketHandlerReference<Self>()
-    let channel: any Channel
+    /// Weak: hummingbird-websocket 2.8.1's handler reference and the context it is stored in
+    /// refer to each other and are never freed; a strong channel here would keep every closed
+    /// connection's whole NIO channel alive with them.
+    private(set) weak var channel: (any Channel)?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -37,7 +40,7 @@ struct EventStreamController {
     /// The upgrade router's route.
     func register(on router: Router<EventStreamContext>) {
         router.ws("v3/events") { inbound, outbound, context in
-            let channel = context.requestContext.channel
+            guard let channel = context.requestContext.channel else { return }
             await GuardedHTTP1Channel.leaveDeadlines(channel)
             try await stream(context.request, inbound, outbound, channel)
         }
@@ -83,10 +86,18 @@ struct EventStreamController {
             token = frame.token
             if let frameAfter = frame.after { after = frameAfter }
         }
-        guard let token, let authentication = try? await authenticator.authenticate(sessionToken: token),
-            let userID = authentication.caller.userID
-        else {
+        let authentication: Authentication
+        do {
+            guard let token else { throw ParleyError.invalidSessionToken }
+            authentication = try await authenticator.authenticate(sessionToken: token)
+        } catch let error as ParleyError where error.status >= 500 {
+            // Not the token's fault (the database is busy or away): the client retries.
+            return try await outbound.close(.unexpectedServerError, reason: "Try again shortly")
+        } catch {
             return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "Invalid session token")
+        }
+        guard let token, let userID = authentication.caller.userID else {
+            return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "A session token is required")
         }
         let (subscription, hello) = try await realtime.connect(userID: userID, after: after) {
             Self.closeTooSlow(outbound, channel)
@@ -145,7 +156,13 @@ struct EventStreamController {
             case .unread(let change): frame = EventFrames.unread(change)
             case .resyncRequired: frame = EventFrames.resyncRequired()
             case .checkSession:
-                if (try? await authenticator.authenticate(sessionToken: token)) == nil {
+                do {
+                    _ = try await authenticator.authenticate(sessionToken: token)
+                } catch let error as ParleyError where error.status >= 500 {
+                    // Unknown for now; the socket stays, and its token is checked again when
+                    // it reconnects.
+                    logger.warning("checking a session failed", metadata: ["error": "\(error)"])
+                } catch {
                     return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "The session ended")
                 }
                 continue

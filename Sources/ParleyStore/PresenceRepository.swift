@@ -105,6 +105,30 @@ public struct PresenceRepository {
         return try rows.map { try $0.decode("user_id") }
     }
 
+    /// Removes this instance's socket rows that no live socket backs (a close whose write
+    /// failed, say while the database was busy with a thousand closes at once), unless younger
+    /// than `graceMillis` (a socket still connecting has its row before it is live). Their users
+    /// online nowhere else were last seen `now`; returns those users.
+    public func reconcile(_ instanceID: String, liveSocketIDs: [String], now: Int64, graceMillis: Int64) throws -> [String] {
+        let rows = try connection.query(
+            """
+            WITH gone AS (
+                DELETE FROM event_sockets
+                WHERE instance_id = $1 AND connected_at < $3::bigint - $4::bigint AND NOT (socket_id = ANY($2::text[]))
+                RETURNING socket_id, user_id
+            ), seen AS (
+                UPDATE users SET last_seen_at = $3 WHERE user_id IN (SELECT user_id FROM gone)
+                  AND NOT EXISTS (
+                      SELECT 1 FROM event_sockets s WHERE s.user_id = users.user_id AND s.socket_id NOT IN (SELECT socket_id FROM gone))
+                RETURNING user_id
+            )
+            SELECT user_id FROM seen
+            """,
+            [instanceID, liveSocketIDs, now, graceMillis]
+        )
+        return try rows.map { try $0.decode("user_id") }
+    }
+
     /// Whether the user has a socket open anywhere.
     public func isOnline(_ userID: String) throws -> Bool {
         try connection.query("SELECT EXISTS (SELECT 1 FROM event_sockets WHERE user_id = $1) AS online", [userID])[0].decode("online")

@@ -165,10 +165,14 @@ public struct ReceiptRepository {
                 SELECT m.user_id, m.channel_url, \(Self.unreadExpression) AS unread, m.unread_mentions
                 FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
                 WHERE m.user_id IN (SELECT user_id FROM pairs) AND m.state = 'joined'
+            ), totals AS (
+                -- Summed once per user (a correlated sum per pair was quadratic in the pairs).
+                SELECT user_id, sum(unread) AS total FROM mine GROUP BY user_id
             )
             SELECT p.user_id, p.channel_url, COALESCE(x.unread, 0) AS unread, COALESCE(x.unread_mentions, 0) AS mentions,
-                (SELECT COALESCE(sum(t.unread), 0) FROM mine t WHERE t.user_id = p.user_id) AS total
+                COALESCE(t.total, 0) AS total
             FROM pairs p LEFT JOIN mine x ON x.user_id = p.user_id AND x.channel_url = p.channel_url
+                LEFT JOIN totals t ON t.user_id = p.user_id
             """,
             [pairs.map(\.userID), pairs.map(\.channelURL)]
         )

@@ -18,12 +18,12 @@ public struct Store: Sendable {
     public func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
         try await mappingUnavailable {
             let afterCommit = AfterCommit()
-            let result = try await pool.withConnection { connection in
+            let (result, wroteEvents) = try await pool.withConnection { connection in
                 let repositories = Repositories(connection: connection, afterCommit: afterCommit)
                 let result = try body(repositories)
-                try repositories.events.flush()
-                return result
+                return (result, try repositories.events.flush())
             }
+            if wroteEvents { await wakeReaders() }
             await afterCommit.run()
             return result
         }
@@ -42,13 +42,13 @@ public struct Store: Sendable {
             while true {
                 let afterCommit = AfterCommit()
                 do {
-                    let result = try await pool.withTransaction { connection in
+                    let (result, wroteEvents) = try await pool.withTransaction { connection in
                         let repositories = Repositories(connection: connection, afterCommit: afterCommit)
                         let result = try body(repositories)
                         // The events go last: their locks are the last the transaction takes.
-                        try repositories.events.flush()
-                        return result
+                        return (result, try repositories.events.flush())
                     }
+                    if wroteEvents { await wakeReaders() }
                     await afterCommit.run()
                     return result
                 } catch let error as PostgresError where error.isTransient && attempt < Self.maxAttempts {
@@ -57,6 +57,12 @@ public struct Store: Sendable {
                 }
             }
         }
+    }
+
+    /// Tells every instance's event reader that events were committed (see
+    /// `EventRepository.wakeUp`); a failure only delays them until their fallback poll.
+    private func wakeReaders() async {
+        _ = try? await pool.run(EventRepository.wakeUp.query)
     }
 
     /// Runs of a transaction that meets deadlocks, before it is answered 503.

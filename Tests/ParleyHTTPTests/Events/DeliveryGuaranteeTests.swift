@@ -36,8 +36,8 @@ import Testing
             #expect(sent.status == 201)
             try await Task.sleep(for: .milliseconds(600))
             #expect(socket.events.isEmpty, "delivered past an open gap: \(socket.events)")
-            _ = try connection.query("SELECT pg_notify('parley_events', '')")
             _ = try connection.execute("COMMIT")
+            _ = try connection.query("SELECT pg_notify('parley_events', '')")
             _ = try await socket.waitForEvent("message_received")
             let events = socket.events
             #expect(events.map { $0["type"] as? String } == ["channel_frozen", "message_received"])

@@ -101,7 +101,7 @@ final class EventSocket: Sendable {
     }
 
     /// Waits for the server to close the socket; the close code, if it sent one.
-    func closed(within limit: Duration = .seconds(10)) async throws -> UInt16? {
+    func closed(within limit: Duration = .seconds(20)) async throws -> UInt16? {
         guard try await eventually(within: limit, { inbox.ended.withLock { $0 } }) else { throw TestFailure("the socket stayed open") }
         return inbox.closeCode.withLock { $0 }
     }

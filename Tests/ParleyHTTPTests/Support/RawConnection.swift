@@ -11,7 +11,9 @@ final class RawConnection: @unchecked Sendable {
     private let fd: Int32
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A local until connected: once `self.fd` is set, a throwing init still runs deinit,
+        // which would close the descriptor a second time (by then perhaps another's).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -24,6 +26,7 @@ final class RawConnection: @unchecked Sendable {
             close(fd)
             throw TestFailure("connect failed")
         }
+        self.fd = fd
     }
 
     deinit {
