@@ -20,7 +20,10 @@ import Testing
             #expect(sent.status == 503)
             #expect(try sent.code == 500902)
             #expect(sent.headers[.retryAfter] == "1")
-            #expect(waited < .seconds(3))
+            // The holder never lets go: an answer at all proves the wait is bounded. A few lock
+            // timeouts of 300 ms (the transaction is retried) are far below this, also on a
+            // machine busy with the rest of the suite.
+            #expect(waited < .seconds(10))
             #expect(try await api.post("/v3/group_channels/\(url)/messages", ["message": "now"], as: users.session(0)).status == 201)
         }
     }
