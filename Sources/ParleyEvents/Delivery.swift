@@ -4,6 +4,8 @@ import Synchronization
 /// What a socket is sent (API.md §6.2): stored events, and the ephemeral ones (typing, unread
 /// counts), which have no event id and are never replayed.
 public enum Delivery: Sendable {
+    /// The first frame of every socket (API.md §6.1).
+    case hello(StreamHello)
     /// An event, with the frame its recipients share when it reads the same for all of them.
     case event(Event, SharedFrame)
     case typing(TypingChange)

@@ -17,7 +17,9 @@ public struct EventSettings: Sendable {
     public var typingExpiry: Duration = .seconds(10)
     /// A user's typing starts in one channel are passed on at most this often.
     public var typingThrottle: Duration = .seconds(3)
-    /// Deliveries a socket may have queued (besides its replay) before it is closed as too slow.
+    /// Live deliveries a socket may have waiting behind a connection the client does not read
+    /// (besides its replay) before it is closed as too slow; also how many may arrive while its
+    /// replay is read.
     public var socketQueueLimit = 4096
     /// `unread_count_changed` frames go out at most this often per instance, each with the
     /// counts moved meanwhile.

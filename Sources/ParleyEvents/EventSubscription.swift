@@ -1,18 +1,25 @@
 import ParleyCore
 import Synchronization
 
-/// One socket's feed: what the hub delivers to its user, after its replay, in id order.
+/// Where one socket's deliveries go: the socket's writer. Called in delivery order, one call at
+/// a time, from the hub's tasks; it must not block (it queues the write and returns).
+public protocol DeliverySink: AnyObject, Sendable {
+    /// `replayed`: part of the connection's replay, which the socket takes whole and does not
+    /// count against its backlog limit.
+    func send(_ delivery: Delivery, replayed: Bool)
+}
+
+/// One socket's feed: the hello, its replay, then what the hub delivers to its user, in id
+/// order, handed to the socket's `DeliverySink`.
 ///
-/// The replay (at most `maxReplay` events) is queued whole; beyond it the client may fall at
-/// most `queueLimit` deliveries behind before the feed closes, so a slow client costs bounded
-/// memory and, cut off, can still resume with `after`.
+/// Deliveries that arrive while the replay is read are held back (at most `holdLimit`; past it
+/// the socket closes as too slow and the client resumes with `after`).
 public final class EventSubscription: Sendable {
     public let socketID: String
     public let userID: String
-    private let deliveries: AsyncStream<Delivery>
-    private let continuation: AsyncStream<Delivery>.Continuation
+    private let sink: any DeliverySink
     private let state: Mutex<State>
-    private let queueLimit: Int
+    private let holdLimit: Int
 
     struct State {
         /// Deliveries held back while the replay is read; nil once live.
@@ -20,80 +27,48 @@ public final class EventSubscription: Sendable {
         /// Events up to here the client already has (its `after`).
         var skipThrough: Int64 = 0
         var isClosed = false
-        /// Queued and not yet taken by the socket: all of them, and those of the replay.
-        var queued = 0
-        var replayQueued = 0
     }
-    /// Called when the client falls `queueLimit` deliveries behind: the socket must close (the
-    /// client resumes with `after`), since the server will not hold more for it.
-    private let onOverflow: @Sendable () -> Void
 
-    init(socketID: String, userID: String, queueLimit: Int, onOverflow: @escaping @Sendable () -> Void) {
+    init(socketID: String, userID: String, holdLimit: Int, sink: any DeliverySink) {
         self.socketID = socketID
         self.userID = userID
-        self.queueLimit = queueLimit
-        self.onOverflow = onOverflow
+        self.holdLimit = holdLimit
+        self.sink = sink
         self.state = Mutex(State())
-        // Bounded by the accounting below, not by the stream.
-        (deliveries, continuation) = AsyncStream.makeStream(of: Delivery.self)
-    }
-
-    /// What to send, in order; ends when the subscription closes. One consumer, which reports
-    /// each delivery it takes with `took()`.
-    public func makeIterator() -> AsyncStream<Delivery>.AsyncIterator {
-        deliveries.makeAsyncIterator()
-    }
-
-    /// The socket took a delivery off the queue.
-    public func took() {
-        state.withLock { state in
-            state.queued -= 1
-            if state.replayQueued > 0 { state.replayQueued -= 1 }
-        }
     }
 
     func skip(through id: Int64) {
         state.withLock { $0.skipThrough = id }
     }
 
-    /// From the hub.
+    /// From the hub. The sink is called under the lock, so that deliveries from the hub's
+    /// several tasks (events, typing, unread counts) reach it one at a time and in order.
     func deliver(_ delivery: Delivery) {
-        let overflowed = state.withLock { state in
-            guard !state.isClosed else { return false }
-            if case .event(let event, _) = delivery, event.eventID <= state.skipThrough { return false }
-            if state.heldBack != nil {
-                state.heldBack!.append(delivery)
-                return state.heldBack!.count > queueLimit ? close(&state) : false
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            if case .event(let event, _) = delivery, event.eventID <= state.skipThrough { return }
+            guard state.heldBack != nil else { return sink.send(delivery, replayed: false) }
+            state.heldBack!.append(delivery)
+            if state.heldBack!.count > holdLimit {
+                state.isClosed = true
+                sink.send(.close(code: StreamCloseCode.tooSlow, reason: "Too slow: reconnect with after"), replayed: false)
             }
-            guard state.queued - state.replayQueued < queueLimit else { return close(&state) }
-            state.queued += 1
-            continuation.yield(delivery)
-            return false
         }
-        if overflowed { onOverflow() }
     }
 
-    /// Sends the replay, then what arrived meanwhile, and goes live.
-    func finishReplay(_ replay: [Delivery]) {
+    /// Sends the hello and the replay, then what arrived meanwhile, and goes live.
+    func start(_ hello: StreamHello, replay: [Delivery]) {
         state.withLock { state in
             guard !state.isClosed, let heldBack = state.heldBack else { return }
             state.heldBack = nil
-            state.queued += replay.count + heldBack.count
-            state.replayQueued = replay.count
-            for delivery in replay + heldBack { continuation.yield(delivery) }
+            sink.send(.hello(hello), replayed: true)
+            for delivery in replay { sink.send(delivery, replayed: true) }
+            for delivery in heldBack { sink.send(delivery, replayed: false) }
         }
     }
 
     /// Ends the feed.
     public func finish() {
         state.withLock { $0.isClosed = true }
-        continuation.finish()
-    }
-
-    /// Ends the feed for overflowing; always true (the caller then runs `onOverflow`).
-    private func close(_ state: inout State) -> Bool {
-        state.isClosed = true
-        continuation.finish()
-        return true
     }
 }

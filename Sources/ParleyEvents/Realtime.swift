@@ -138,15 +138,12 @@ public struct StreamHello: Sendable {
 
 extension Realtime {
     /// Opens a stream for the user: registers the socket (closing the user's oldest beyond the
-    /// cap, on any instance), then queues the replay after `after` (or `resync_required`) ahead
-    /// of the live events. `onOverflow` runs if the socket falls `socketQueueLimit` deliveries
-    /// behind (during the replay too): it must close the socket.
-    public func connect(
-        userID: String, after: Int64?, onOverflow: @escaping @Sendable () -> Void
-    ) async throws -> (EventSubscription, StreamHello) {
+    /// cap, on any instance), then sends `sink` the hello and the replay after `after` (or
+    /// `resync_required`) ahead of the live events.
+    public func connect(userID: String, after: Int64?, sink: any DeliverySink) async throws -> EventSubscription {
         let subscription = EventSubscription(
-            socketID: instanceID + "-" + SecretHashing.randomHex(bytes: 8), userID: userID, queueLimit: settings.socketQueueLimit,
-            onOverflow: onOverflow
+            socketID: instanceID + "-" + SecretHashing.randomHex(bytes: 8), userID: userID, holdLimit: settings.socketQueueLimit,
+            sink: sink
         )
         let (instanceID, now, cap) = (instanceID, clock.nowMillis, settings.socketsPerUser)
         let surplus = try await store.transaction { repositories in
@@ -158,24 +155,23 @@ extension Realtime {
         }
         if !surplus.isEmpty { logger.debug("closing surplus sockets", metadata: ["count": "\(surplus.count)"]) }
         let position = try await hub.register(subscription)
-        let resync: Bool
         do {
             let replay = try await replay(for: userID, after: after, through: position)
-            resync = replay.contains { if case .resyncRequired = $0 { true } else { false } }
+            let resync = replay.contains { if case .resyncRequired = $0 { true } else { false } }
             // A client that has events beyond what this instance delivered so far must not get
             // them twice; one told to resync has no position here (an unknown `after` would
             // otherwise hide everything up to it).
             if let after, !resync { subscription.skip(through: after) }
-            subscription.finishReplay(replay)
+            let hello = StreamHello(
+                connectionID: subscription.socketID, lastEventID: resync ? position : max(position, after ?? 0),
+                serverTime: clock.nowMillis, pingIntervalMillis: settings.pingInterval.milliseconds
+            )
+            subscription.start(hello, replay: replay)
         } catch {
             await disconnect(subscription)
             throw error
         }
-        let hello = StreamHello(
-            connectionID: subscription.socketID, lastEventID: resync ? position : max(position, after ?? 0), serverTime: clock.nowMillis,
-            pingIntervalMillis: settings.pingInterval.milliseconds
-        )
-        return (subscription, hello)
+        return subscription
     }
 
     /// The socket closed: the user may be offline now (then their typing ends everywhere).

@@ -99,89 +99,59 @@ struct EventStreamController {
         guard let token, let userID = authentication.caller.userID else {
             return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "A session token is required")
         }
-        let (subscription, hello) = try await realtime.connect(userID: userID, after: after) {
-            Self.closeTooSlow(outbound, channel)
+        let socket = eventSocket(channel, outbound, authentication, token: token)
+        let subscription = try await realtime.connect(userID: userID, after: after, sink: socket)
+        // A timer on the event loop rather than a task per socket: sockets are many and mostly idle.
+        let expiry = authentication.sessionExpiresAt.map { expiresAt in
+            let now = Int64(Date.now.timeIntervalSince1970 * 1000)
+            return channel.eventLoop.scheduleTask(in: .milliseconds(max(0, expiresAt - now))) {
+                socket.close(StreamCloseCode.unauthorized, reason: "The session token expired")
+            }
         }
         do {
-            try await outbound.write(.custom(.init(fin: true, opcode: .text, data: EventFrames.hello(hello))))
-            try await serve(subscription, authentication, token: token, &messages, outbound)
+            while let message = try await messages.next() {
+                guard case .text(let text) = message else { continue }
+                if let failure = await handle(text, authentication.caller) { socket.reply(EventFrames.error(failure)) }
+            }
         } catch {
             logger.debug("event stream ended", metadata: ["error": "\(error)"])
         }
+        expiry?.cancel()
+        // Before the handler returns and hummingbird-websocket sends its close frame: no event
+        // may follow that.
         await realtime.disconnect(subscription)
     }
 
-    /// Sends the deliveries and reads the client's frames until either side ends.
-    private func serve(
-        _ subscription: EventSubscription, _ authentication: Authentication, token: String,
-        _ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter
-    ) async throws {
-        let caller = authentication.caller
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await send(subscription, authentication, token: token, outbound) }
-            if let expiresAt = authentication.sessionExpiresAt {
-                group.addTask {
-                    let now = Int64(Date.now.timeIntervalSince1970 * 1000)
-                    try await Task.sleep(for: .milliseconds(max(0, expiresAt - now)))
-                    try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "The session token expired")
-                }
-            }
-            while let message = try await messages.next() {
-                guard case .text(let text) = message else { continue }
-                if let failure = await handle(text, caller) {
-                    try await outbound.write(.custom(.init(fin: true, opcode: .text, data: EventFrames.error(failure))))
-                }
-            }
-            group.cancelAll()
-        }
-    }
-
-    private func send(
-        _ subscription: EventSubscription, _ authentication: Authentication, token: String, _ outbound: WebSocketOutboundWriter
-    ) async throws {
-        var deliveries = subscription.makeIterator()
-        while let delivery = await deliveries.next() {
-            subscription.took()
-            let frame: ByteBuffer
-            switch delivery {
-            case .event(let event, let shared):
+    /// The socket's writer: the user's own file links in messages, and the session checked again
+    /// when one of the user's sessions ends somewhere.
+    private func eventSocket(
+        _ channel: any Channel, _ outbound: WebSocketOutboundWriter, _ authentication: Authentication, token: String
+    ) -> EventSocket {
+        let (links, maxMessageLength, authenticator, logger) = (
+            fileLinks.links(for: authentication), maxMessageLength, authenticator, logger
+        )
+        return EventSocket(
+            channel: channel, outbound: outbound, backlogLimit: realtime.settings.socketQueueLimit,
+            render: { event, shared in
                 if event.readsTheSameForEveryone {
-                    frame = shared.value { EventFrames.event(event, maxMessageLength: maxMessageLength) }
-                } else {
-                    frame = FileLinks.$current.withValue(fileLinks.links(for: authentication)) {
-                        EventFrames.event(event, maxMessageLength: maxMessageLength)
-                    }
+                    return shared.value { EventFrames.event(event, maxMessageLength: maxMessageLength) }
                 }
-            case .typing(let change): frame = EventFrames.typing(change)
-            case .unread(let change): frame = EventFrames.unread(change)
-            case .resyncRequired: frame = EventFrames.resyncRequired()
-            case .checkSession:
+                return FileLinks.$current.withValue(links) { EventFrames.event(event, maxMessageLength: maxMessageLength) }
+            },
+            checkSession: {
                 do {
                     _ = try await authenticator.authenticate(sessionToken: token)
+                    return true
                 } catch let error as ParleyError where error.status >= 500 {
-                    // Unknown for now; the socket stays, and its token is checked again when
-                    // it reconnects.
+                    // Unknown for now; the socket stays, and its token is checked again when it
+                    // reconnects.
                     logger.warning("checking a session failed", metadata: ["error": "\(error)"])
+                    return true
                 } catch {
-                    return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "The session ended")
+                    return false
                 }
-                continue
-            case .close(let code, let reason):
-                return try await outbound.close(.unknown(code), reason: reason)
             }
-            try await outbound.write(.custom(.init(fin: true, opcode: .text, data: frame)))
-        }
-    }
-
-    /// The client fell too far behind: the server holds no more for it. The close frame waits
-    /// behind what the client has not read, so it gets a moment; then the connection goes.
-    private static func closeTooSlow(_ outbound: WebSocketOutboundWriter, _ channel: any Channel) {
-        Task {
-            let closing = Task { try? await outbound.close(.unknown(StreamCloseCode.tooSlow), reason: "Too slow: reconnect with after") }
-            try? await Task.sleep(for: .seconds(2))
-            closing.cancel()
-            try? await channel.close()
-        }
+        )
     }
 
     /// A client frame: typing starts and ends. Returns the error to report, if any.

@@ -1,0 +1,117 @@
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import ParleyCore
+import ParleyEvents
+import Synchronization
+
+/// One event-stream socket's outbound side: renders each delivery and writes it straight onto
+/// the connection's NIO channel, on its event loop.
+///
+/// Why not hummingbird-websocket's `WebSocketOutboundWriter` for the events: each of its writes
+/// is a hop onto the connection's actor, then through an async writer onto the event loop, and a
+/// socket needs a task of its own waiting to make it. With a thousand sockets in a channel that
+/// was most of the server's CPU per message (scripts/bench/events). The writer still sends the
+/// close frames, whose handshake it tracks; pings and pongs stay its own.
+///
+/// A client that stops reading fills the kernel's buffers, then NIO's up to the channel's high
+/// watermark; past that, `backlogLimit` more live deliveries are accepted and the socket is
+/// closed as too slow (4009): bounded memory, and the client resumes with `after`.
+final class EventSocket: DeliverySink, Sendable {
+    private let channel: any Channel
+    private let outbound: WebSocketOutboundWriter
+    private let backlogLimit: Int
+    private let render: @Sendable (Event, SharedFrame) -> ByteBuffer
+    private let checkSession: @Sendable () async -> Bool
+    /// Touched on the channel's event loop only (the lock is uncontended).
+    private let loop = Mutex(LoopState())
+
+    private struct LoopState {
+        /// Live frames written while the channel was over its high watermark.
+        var backlog = 0
+        /// A close frame is on its way: nothing may follow it.
+        var isClosing = false
+    }
+
+    /// - Parameters:
+    ///   - render: an event's frame as this socket's user reads it.
+    ///   - checkSession: whether the socket's session is still valid (false closes it with 4001).
+    init(
+        channel: any Channel, outbound: WebSocketOutboundWriter, backlogLimit: Int,
+        render: @escaping @Sendable (Event, SharedFrame) -> ByteBuffer, checkSession: @escaping @Sendable () async -> Bool
+    ) {
+        self.channel = channel
+        self.outbound = outbound
+        self.backlogLimit = backlogLimit
+        self.render = render
+        self.checkSession = checkSession
+    }
+
+    func send(_ delivery: Delivery, replayed: Bool) {
+        switch delivery {
+        case .hello(let hello): write(EventFrames.hello(hello), counted: false)
+        case .event(let event, let shared): write(render(event, shared), counted: !replayed)
+        case .typing(let change): write(EventFrames.typing(change), counted: !replayed)
+        case .unread(let change): write(EventFrames.unread(change), counted: !replayed)
+        case .resyncRequired: write(EventFrames.resyncRequired(), counted: false)
+        case .checkSession:
+            Task {
+                if await !checkSession() { close(StreamCloseCode.unauthorized, reason: "The session ended") }
+            }
+        case .close(let code, let reason): close(code, reason: reason)
+        }
+    }
+
+    /// A frame answering one of the client's (an error).
+    func reply(_ frame: ByteBuffer) {
+        write(frame, counted: false)
+    }
+
+    /// Sends a close frame after what was written so far, and nothing after it.
+    func close(_ code: UInt16, reason: String) {
+        channel.eventLoop.execute { [self] in
+            let first = loop.withLock { state in
+                defer { state.isClosing = true }
+                return !state.isClosing
+            }
+            if first { Task { try? await outbound.close(.unknown(code), reason: reason) } }
+        }
+    }
+
+    private func write(_ frame: ByteBuffer, counted: Bool) {
+        channel.eventLoop.execute { [self] in
+            let writable = channel.isWritable
+            let verdict = loop.withLock { state -> Verdict in
+                guard !state.isClosing else { return .drop }
+                if writable {
+                    state.backlog = 0
+                } else if counted {
+                    state.backlog += 1
+                    if state.backlog > backlogLimit {
+                        state.isClosing = true
+                        return .tooSlow
+                    }
+                }
+                return .write
+            }
+            switch verdict {
+            case .write: channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: frame), promise: nil)
+            case .drop: break
+            case .tooSlow: closeTooSlow()
+            }
+        }
+    }
+
+    private enum Verdict { case write, drop, tooSlow }
+
+    /// The close frame waits behind what the client has not read, so it gets a moment; then the
+    /// connection goes.
+    private func closeTooSlow() {
+        Task { [outbound, channel] in
+            let closing = Task { try? await outbound.close(.unknown(StreamCloseCode.tooSlow), reason: "Too slow: reconnect with after") }
+            try? await Task.sleep(for: .seconds(2))
+            closing.cancel()
+            try? await channel.close()
+        }
+    }
+}
