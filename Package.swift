@@ -145,11 +145,10 @@ let package = Package(
         .executableTarget(
             name: "parley-event-load",
             dependencies: [
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/EventLoad"

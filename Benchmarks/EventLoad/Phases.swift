@@ -23,7 +23,7 @@ struct FanOut {
     func run() async throws {
         let count = rate * seconds
         let expected = count * tokens.count
-        let sockets = SocketSet(url: "ws://127.0.0.1:\(wsPort)/v3/events", tokens: tokens, messageCount: count)
+        let sockets = SocketSet(port: wsPort, tokens: tokens, messageCount: count)
         let window = Mutex<[String]>([])
         try await sockets.run { openSeconds in
             say("sockets \(tokens.count) opened in \(formatted(openSeconds, 1)) s")
@@ -99,9 +99,7 @@ struct FanOut {
 /// for the count so far ("message_events N").
 func hold(tokens: [String], wsPort: Int, perToken: Int) async throws {
     let signals = signalStream([SIGTERM, SIGINT, SIGUSR1])
-    let sockets = SocketSet(
-        url: "ws://127.0.0.1:\(wsPort)/v3/events", tokens: tokens.flatMap { repeatElement($0, count: perToken) }, messageCount: 0
-    )
+    let sockets = SocketSet(port: wsPort, tokens: tokens.flatMap { repeatElement($0, count: perToken) }, messageCount: 0)
     try await sockets.run { openSeconds in
         say("ready \(sockets.tokens.count) sockets opened in \(formatted(openSeconds, 1)) s")
         for await number in signals {

@@ -1,19 +1,24 @@
 import Foundation
-import HTTPTypes
-import HummingbirdWSClient
-import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
 import Synchronization
 
-/// Many event-stream sockets of one process, each a hummingbird-websocket client on NIO's event
-/// loops, opened a window at a time and closed together.
+/// Many event-stream sockets of one process on NIO's event loops, opened a window at a time and
+/// closed together.
+///
+/// Each socket is SwiftNIO's WebSocket client (the codec hummingbird-websocket's client is built
+/// on) with a channel handler that reads each frame on the event loop where it arrives. Not
+/// hummingbird-websocket's client itself: its async inbound stream costs a task switch and an
+/// actor hop per frame, about 17 µs of CPU a frame on this machine, which made the client, not
+/// the server, the bottleneck of the fan-out benchmark on two cores.
 ///
 /// A frame is looked at as bytes, never parsed as JSON: a benchmark message carries
 /// `evtbench:SEQ:STAMP` in its text (STAMP the sender's `monotonicNanos()`), and finding that
 /// marker is all a receipt needs, so the client's CPU stays small next to the server's.
 final class SocketSet: Sendable {
-    let url: String
+    let port: Int
     let tokens: [String]
     /// How many benchmark messages there will be (their SEQ is below it); 0 when none are sent.
     let messageCount: Int
@@ -25,11 +30,10 @@ final class SocketSet: Sendable {
     let messageEvents = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let state = Mutex<Totals>(Totals())
-    private let logger = Logger(label: "parley-event-load")
 
     /// What the sockets received, summed as each one ends.
     struct Totals {
-        var writers: [WebSocketOutboundWriter] = []
+        var channels: [any Channel] = []
         var latencies: [UInt32] = []
         var frames = 0
         var messageEvents = 0
@@ -41,8 +45,8 @@ final class SocketSet: Sendable {
         var closeCodes: [String: Int] = [:]
     }
 
-    init(url: String, tokens: [String], messageCount: Int) {
-        self.url = url
+    init(port: Int, tokens: [String], messageCount: Int) {
+        self.port = port
         self.tokens = tokens
         self.messageCount = messageCount
     }
@@ -91,42 +95,26 @@ final class SocketSet: Sendable {
     /// Asks every open socket to close (the server answers the close frame and ends it).
     private func stop() {
         stopping.store(true, ordering: .relaxed)
-        let writers = state.withLock { $0.writers }
-        for writer in writers {
-            Task { try? await writer.close(.normalClosure, reason: nil) }
+        for channel in state.withLock({ $0.channels }) {
+            channel.eventLoop.execute {
+                var code = ByteBuffer()
+                code.write(webSocketErrorCode: .normalClosure)
+                channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: code), promise: nil)
+            }
         }
     }
 
     private func socket(_ token: String, _ announce: AsyncStream<Bool>.Continuation) async {
-        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
-        configuration.additionalHeaders[HTTPField.Name("Session-Token")!] = token
-        let record = SocketRecord()
+        let handler = FrameHandler(set: self, messageCount: messageCount, announce: announce)
         var closeCode = "none"
         do {
-            let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                var iterator = inbound.makeAsyncIterator()
-                // The hello is the first frame: the socket is registered and live from then on.
-                guard let hello = try await iterator.next(), hello.data.readableBytesView.starts(with: Self.helloPrefix) else { return }
-                self.state.withLock { $0.writers.append(outbound) }
-                record.announced.store(true, ordering: .relaxed)
-                announce.yield(true)
-                var receiver = Receiver(messageCount: self.messageCount)
-                defer { self.state.withLock { receiver.add(to: &$0) } }
-                while let frame = try await iterator.next() {
-                    switch receiver.absorb(frame.data, at: monotonicNanos()) {
-                    case .other: break
-                    case .messageEvent: self.messageEvents.add(1, ordering: .relaxed)
-                    case .newBenchmarkMessage:
-                        self.messageEvents.add(1, ordering: .relaxed)
-                        self.delivered.add(1, ordering: .relaxed)
-                    }
-                }
-            }
-            closeCode = close.map { "\($0.closeCode)" } ?? "none"
+            let channel = try await connect(token, handler)
+            state.withLock { $0.channels.append(channel) }
+            closeCode = try await handler.ended.futureResult.get()
         } catch {
             closeCode = "\(error)"
         }
-        let announced = record.announced.load(ordering: .relaxed)
+        let announced = handler.announced.load(ordering: .relaxed)
         let stopped = stopping.load(ordering: .relaxed)
         if !announced || !stopped {
             state.withLock { totals in
@@ -137,12 +125,106 @@ final class SocketSet: Sendable {
         if !announced { announce.yield(false) }
     }
 
-    private static let helloPrefix = Array(#"{"type":"hello""#.utf8)
+    /// Connects and upgrades; the handler then has the socket.
+    private func connect(_ token: String, _ handler: FrameHandler) async throws -> any Channel {
+        let upgraded = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketClientUpgrader<(any Channel)?>(maxFrameSize: 1 << 20) { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(handler)
+                            return channel
+                        }
+                    }
+                    var headers = HTTPHeaders()
+                    headers.add(name: "Host", value: "127.0.0.1:\(self.port)")
+                    headers.add(name: "Session-Token", value: token)
+                    let configuration = NIOTypedHTTPClientUpgradeConfiguration<(any Channel)?>(
+                        upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v3/events", headers: headers),
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { nil } }
+                    )
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    // The hello often arrives in the same read as the 101; NIO drops such bytes by default.
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+                }
+            }
+        guard let channel = try await upgraded.get() else { throw LoadError("the server refused the upgrade") }
+        return channel
+    }
+
+    fileprivate func add(_ receiver: Receiver) {
+        state.withLock { receiver.add(to: &$0) }
+    }
+
+    fileprivate static let helloPrefix = Array(#"{"type":"hello""#.utf8)
 }
 
-/// Whether a socket got as far as its hello.
-private final class SocketRecord: Sendable {
+/// One socket's frames, on its event loop: the hello announces it, message events are counted,
+/// pings answered, and a close ends it.
+private final class FrameHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    let set: SocketSet
+    let announce: AsyncStream<Bool>.Continuation
     let announced = Atomic<Bool>(false)
+    /// The close code the socket ended with.
+    let ended: EventLoopPromise<String>
+    /// Touched on the socket's event loop only.
+    private let receiver: Mutex<Receiver>
+    private let closeCode = Mutex<String>("none")
+
+    init(set: SocketSet, messageCount: Int, announce: AsyncStream<Bool>.Continuation) {
+        self.set = set
+        self.announce = announce
+        self.receiver = Mutex(Receiver(messageCount: messageCount))
+        self.ended = MultiThreadedEventLoopGroup.singleton.any().makePromise()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            guard announced.load(ordering: .relaxed) else {
+                guard frame.data.readableBytesView.starts(with: SocketSet.helloPrefix) else { return context.close(promise: nil) }
+                announced.store(true, ordering: .relaxed)
+                announce.yield(true)
+                return
+            }
+            let receipt = receiver.withLock { $0.absorb(frame.data, at: monotonicNanos()) }
+            switch receipt {
+            case .other: break
+            case .messageEvent: set.messageEvents.add(1, ordering: .relaxed)
+            case .newBenchmarkMessage:
+                set.messageEvents.add(1, ordering: .relaxed)
+                set.delivered.add(1, ordering: .relaxed)
+            }
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode().map { "\($0)" } ?? "none"
+            closeCode.withLock { $0 = code }
+            // Echo it (RFC 6455 §5.5.1) unless this side asked first; the server then ends the connection.
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: frame.unmaskedData)),
+                promise: nil)
+        default: break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        set.add(receiver.withLock { $0 })
+        ended.succeed(closeCode.withLock { $0 })
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
 }
 
 /// One socket's receipts: which benchmark messages arrived (a bit each, to tell a duplicate),
