@@ -6,7 +6,7 @@ import ParleyEvents
 import Synchronization
 
 /// One event-stream socket's outbound side: renders each delivery and writes it straight onto
-/// the connection's NIO channel, on its event loop.
+/// the connection's socket (`WireWriter`), on its event loop.
 ///
 /// Why not hummingbird-websocket's `WebSocketOutboundWriter` for the events: each of its writes
 /// is a hop onto the connection's actor, then through an async writer onto the event loop, and a
@@ -19,6 +19,7 @@ import Synchronization
 /// closed as too slow (4009): bounded memory, and the client resumes with `after`.
 final class EventSocket: DeliverySink, Sendable {
     private let channel: any Channel
+    private let wire: WireWriter
     private let outbound: WebSocketOutboundWriter
     private let backlogLimit: Int
     private let render: @Sendable (Event, SharedFrame) -> ByteBuffer
@@ -34,13 +35,15 @@ final class EventSocket: DeliverySink, Sendable {
     }
 
     /// - Parameters:
-    ///   - render: an event's frame as this socket's user reads it.
+    ///   - wire: in the channel's pipeline already.
+    ///   - render: an event's encoded frame (`WireFrames`) as this socket's user reads it.
     ///   - checkSession: whether the socket's session is still valid (false closes it with 4001).
     init(
-        channel: any Channel, outbound: WebSocketOutboundWriter, backlogLimit: Int,
+        channel: any Channel, wire: WireWriter, outbound: WebSocketOutboundWriter, backlogLimit: Int,
         render: @escaping @Sendable (Event, SharedFrame) -> ByteBuffer, checkSession: @escaping @Sendable () async -> Bool
     ) {
         self.channel = channel
+        self.wire = wire
         self.outbound = outbound
         self.backlogLimit = backlogLimit
         self.render = render
@@ -49,11 +52,11 @@ final class EventSocket: DeliverySink, Sendable {
 
     func send(_ delivery: Delivery, replayed: Bool) {
         switch delivery {
-        case .hello(let hello): write(EventFrames.hello(hello), counted: false)
+        case .hello(let hello): write(WireFrames.text(EventFrames.hello(hello)), counted: false)
         case .event(let event, let shared): write(render(event, shared), counted: !replayed)
-        case .typing(let change): write(EventFrames.typing(change), counted: !replayed)
-        case .unread(let change): write(EventFrames.unread(change), counted: !replayed)
-        case .resyncRequired: write(EventFrames.resyncRequired(), counted: false)
+        case .typing(let change): write(WireFrames.text(EventFrames.typing(change)), counted: !replayed)
+        case .unread(let change): write(WireFrames.text(EventFrames.unread(change)), counted: !replayed)
+        case .resyncRequired: write(WireFrames.text(EventFrames.resyncRequired()), counted: false)
         case .checkSession:
             Task {
                 if await !checkSession() { close(StreamCloseCode.unauthorized, reason: "The session ended") }
@@ -63,8 +66,8 @@ final class EventSocket: DeliverySink, Sendable {
     }
 
     /// A frame answering one of the client's (an error).
-    func reply(_ frame: ByteBuffer) {
-        write(frame, counted: false)
+    func reply(_ payload: ByteBuffer) {
+        write(WireFrames.text(payload), counted: false)
     }
 
     /// Sends a close frame after what was written so far, and nothing after it.
@@ -95,7 +98,7 @@ final class EventSocket: DeliverySink, Sendable {
                 return .write
             }
             switch verdict {
-            case .write: channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: frame), promise: nil)
+            case .write: wire.writeAndFlush(frame)
             case .drop: break
             case .tooSlow: closeTooSlow()
             }

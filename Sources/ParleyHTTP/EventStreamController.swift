@@ -99,7 +99,9 @@ struct EventStreamController {
         guard let token, let userID = authentication.caller.userID else {
             return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "A session token is required")
         }
-        let socket = eventSocket(channel, outbound, authentication, token: token)
+        let wire = WireWriter()
+        try await channel.pipeline.addHandler(wire, position: .first)
+        let socket = eventSocket(channel, wire, outbound, authentication, token: token)
         let subscription = try await realtime.connect(userID: userID, after: after, sink: socket)
         // A timer on the event loop rather than a task per socket: sockets are many and mostly idle.
         let expiry = authentication.sessionExpiresAt.map { expiresAt in
@@ -125,18 +127,19 @@ struct EventStreamController {
     /// The socket's writer: the user's own file links in messages, and the session checked again
     /// when one of the user's sessions ends somewhere.
     private func eventSocket(
-        _ channel: any Channel, _ outbound: WebSocketOutboundWriter, _ authentication: Authentication, token: String
+        _ channel: any Channel, _ wire: WireWriter, _ outbound: WebSocketOutboundWriter, _ authentication: Authentication,
+        token: String
     ) -> EventSocket {
         let (links, maxMessageLength, authenticator, logger) = (
             fileLinks.links(for: authentication), maxMessageLength, authenticator, logger
         )
         return EventSocket(
-            channel: channel, outbound: outbound, backlogLimit: realtime.settings.socketQueueLimit,
+            channel: channel, wire: wire, outbound: outbound, backlogLimit: realtime.settings.socketQueueLimit,
             render: { event, shared in
                 if event.readsTheSameForEveryone {
-                    return shared.value { EventFrames.event(event, maxMessageLength: maxMessageLength) }
+                    return shared.value { WireFrames.text(EventFrames.event(event, maxMessageLength: maxMessageLength)) }
                 }
-                return FileLinks.$current.withValue(links) { EventFrames.event(event, maxMessageLength: maxMessageLength) }
+                return FileLinks.$current.withValue(links) { WireFrames.text(EventFrames.event(event, maxMessageLength: maxMessageLength)) }
             },
             checkSession: {
                 do {
