@@ -6,8 +6,10 @@ public struct EventSettings: Sendable {
     public var maxReplay = 1000
     /// Sockets per user; the oldest closes (4008) when one more opens.
     public var socketsPerUser = 20
-    /// How often the server pings a socket; one that has not answered by the next ping closes.
+    /// How often the server pings a socket.
     public var pingInterval: Duration = .seconds(30)
+    /// A peer that sends nothing (no pong, no frame) for this long is dropped.
+    public var silenceLimit: Duration = .seconds(75)
     /// A browser's auth frame must arrive within this.
     public var authTimeout: Duration = .seconds(5)
     /// Instance heartbeats, and when the others count an instance (and its sockets) gone.
@@ -32,4 +34,5 @@ public struct EventSettings: Sendable {
 
 extension Duration {
     var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+    public var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }

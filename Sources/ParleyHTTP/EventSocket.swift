@@ -12,7 +12,11 @@ import Synchronization
 /// is a hop onto the connection's actor, then through an async writer onto the event loop, and a
 /// socket needs a task of its own waiting to make it. With a thousand sockets in a channel that
 /// was most of the server's CPU per message (scripts/bench/events). The writer still sends the
-/// close frames, whose handshake it tracks; pings and pongs stay its own.
+/// close frames, whose handshake it tracks.
+///
+/// Pings are a timer on the event loop too (hummingbird-websocket's auto-ping is a task per
+/// socket): one every `pingInterval`, and a peer silent for `silenceLimit` (no pong, no frame)
+/// is dropped (API.md §6.1).
 ///
 /// A client that stops reading fills the kernel's buffers, then NIO's up to the channel's high
 /// watermark; past that, `backlogLimit` more live deliveries are accepted and the socket is
@@ -24,6 +28,8 @@ final class EventSocket: DeliverySink, Sendable {
     private let backlogLimit: Int
     private let render: @Sendable (Event, SharedFrame) -> ByteBuffer
     private let checkSession: @Sendable () async -> Bool
+    private let pingInterval: TimeAmount
+    private let silenceLimit: TimeAmount
     /// Touched on the channel's event loop only (the lock is uncontended).
     private let loop = Mutex(LoopState())
 
@@ -32,6 +38,8 @@ final class EventSocket: DeliverySink, Sendable {
         var backlog = 0
         /// A close frame is on its way: nothing may follow it.
         var isClosing = false
+        var lastPing = NIODeadline.now()
+        var liveness: RepeatedTask?
     }
 
     /// - Parameters:
@@ -39,15 +47,55 @@ final class EventSocket: DeliverySink, Sendable {
     ///   - render: an event's encoded frame (`WireFrames`) as this socket's user reads it.
     ///   - checkSession: whether the socket's session is still valid (false closes it with 4001).
     init(
-        channel: any Channel, wire: WireWriter, outbound: WebSocketOutboundWriter, backlogLimit: Int,
+        channel: any Channel, wire: WireWriter, outbound: WebSocketOutboundWriter, settings: EventSettings,
         render: @escaping @Sendable (Event, SharedFrame) -> ByteBuffer, checkSession: @escaping @Sendable () async -> Bool
     ) {
         self.channel = channel
         self.wire = wire
         self.outbound = outbound
-        self.backlogLimit = backlogLimit
+        self.backlogLimit = settings.socketQueueLimit
+        self.pingInterval = .nanoseconds(settings.pingInterval.nanoseconds)
+        self.silenceLimit = .nanoseconds(settings.silenceLimit.nanoseconds)
         self.render = render
         self.checkSession = checkSession
+    }
+
+    /// Starts the pings (the hello is sent by then, so the first ping follows it).
+    func start() {
+        // Often enough to drop a silent peer soon after its limit; a look is a few comparisons.
+        let look = TimeAmount.nanoseconds(min(pingInterval.nanoseconds, silenceLimit.nanoseconds) / 6)
+        channel.eventLoop.execute { [self] in
+            let task = channel.eventLoop.scheduleRepeatedTask(initialDelay: look, delay: look) { [self] _ in checkLiveness() }
+            loop.withLock { $0.liveness = task }
+        }
+    }
+
+    /// The socket is done: no more pings.
+    func stop() {
+        channel.eventLoop.execute { [self] in
+            loop.withLock { state in
+                state.liveness?.cancel()
+                state.liveness = nil
+            }
+        }
+    }
+
+    private func checkLiveness() {
+        let now = NIODeadline.now()
+        if now - wire.lastHeard >= silenceLimit {
+            loop.withLock { $0.isClosing = true }
+            var close = ByteBuffer(bytes: [0x88, 0x02])
+            close.writeInteger(UInt16(1001))
+            wire.writeAndFlush(close)
+            channel.close(promise: nil)
+            return
+        }
+        let due = loop.withLock { state in
+            guard now - state.lastPing >= pingInterval else { return false }
+            state.lastPing = now
+            return true
+        }
+        if due { wire.writeAndFlush(WireFrames.ping) }
     }
 
     func send(_ delivery: Delivery, replayed: Bool) {

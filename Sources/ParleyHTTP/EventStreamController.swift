@@ -103,6 +103,7 @@ struct EventStreamController {
         try await channel.pipeline.addHandler(wire, position: .first)
         let socket = eventSocket(channel, wire, outbound, authentication, token: token)
         let subscription = try await realtime.connect(userID: userID, after: after, sink: socket)
+        socket.start()
         // A timer on the event loop rather than a task per socket: sockets are many and mostly idle.
         let expiry = authentication.sessionExpiresAt.map { expiresAt in
             let now = Int64(Date.now.timeIntervalSince1970 * 1000)
@@ -119,6 +120,7 @@ struct EventStreamController {
             logger.debug("event stream ended", metadata: ["error": "\(error)"])
         }
         expiry?.cancel()
+        socket.stop()
         // Before the handler returns and hummingbird-websocket sends its close frame: no event
         // may follow that.
         await realtime.disconnect(subscription)
@@ -134,7 +136,7 @@ struct EventStreamController {
             fileLinks.links(for: authentication), maxMessageLength, authenticator, logger
         )
         return EventSocket(
-            channel: channel, wire: wire, outbound: outbound, backlogLimit: realtime.settings.socketQueueLimit,
+            channel: channel, wire: wire, outbound: outbound, settings: realtime.settings,
             render: { event, shared in
                 if event.readsTheSameForEveryone {
                     return shared.value { WireFrames.text(EventFrames.event(event, maxMessageLength: maxMessageLength)) }

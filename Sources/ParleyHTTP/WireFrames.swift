@@ -26,16 +26,23 @@ enum WireFrames {
         frame.writeBuffer(&payload)
         return frame
     }
+
+    /// An empty ping (opcode 0x9).
+    static let ping = ByteBuffer(bytes: [0x89, 0x00])
 }
 
-/// Sits first in a WebSocket connection's pipeline (next to the socket) and writes encoded frames
-/// (`WireFrames`) there, past the WebSocket encoder and the handlers after it. Used on the
-/// channel's event loop only, where NIO confines a handler's context.
-final class WireWriter: ChannelOutboundHandler, @unchecked Sendable {
+/// Sits first in a WebSocket connection's pipeline, next to the socket: writes encoded frames
+/// (`WireFrames`) there, past the WebSocket encoder and the handlers after it, and notes when the
+/// peer last sent anything (any bytes: a pong, a frame, a close). Used on the channel's event loop
+/// only, where NIO confines a handler and its context.
+final class WireWriter: ChannelDuplexHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private var context: ChannelHandlerContext?
+    /// When the peer last sent something.
+    private(set) var lastHeard = NIODeadline.now()
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -45,8 +52,13 @@ final class WireWriter: ChannelOutboundHandler, @unchecked Sendable {
         self.context = nil
     }
 
-    /// On the event loop. Frames written by the pipeline's other writers (pings, close frames)
-    /// interleave at frame boundaries, in the order of the calls.
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastHeard = .now()
+        context.fireChannelRead(data)
+    }
+
+    /// Frames written by the pipeline's other writers (close frames) interleave at frame
+    /// boundaries, in the order of the calls.
     func writeAndFlush(_ frame: ByteBuffer) {
         context?.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }

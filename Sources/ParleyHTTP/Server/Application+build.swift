@@ -74,13 +74,12 @@ func buildWebSocketRouter(container: Container) -> Router<EventStreamContext> {
 
 /// The Hummingbird application serving `container` on the configured address.
 public func buildApplication(container: Container) -> some ApplicationProtocol {
-    let pingInterval = container.config.events.pingInterval
-    return Application(
+    Application(
         router: buildRouter(container: container),
         server: .guardedHTTP1(
             timeouts: container.config.httpTimeouts, webSocketRouter: buildWebSocketRouter(container: container),
-            // A peer that has not answered a ping by the next one is closed.
-            webSocket: .init(maxFrameSize: 1 << 20, autoPing: .enabled(timePeriod: pingInterval))
+            // The event stream pings on its own timers (EventSocket), not a task per socket.
+            webSocket: .init(maxFrameSize: 1 << 20, autoPing: .disabled)
         ),
         configuration: .init(address: .hostname(container.config.host, port: container.config.port), serverName: "parley"),
         services: container.services,

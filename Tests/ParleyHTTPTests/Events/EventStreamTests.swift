@@ -169,4 +169,33 @@ import Testing
             socket.close()
         }
     }
+
+    /// Pings every `pingInterval`; a peer that answers stays, one silent for `silenceLimit` goes.
+    @Test func aSilentPeerIsDroppedAndOneThatAnswersPingsStays() async throws {
+        try await TestServer.withAPI({
+            $0.events.pingInterval = .milliseconds(150)
+            $0.events.silenceLimit = .milliseconds(600)
+        }) { api in
+            let cast = try await api.cast("ping", 2)
+            // hummingbird-websocket's client answers each ping with a pong.
+            let answering = try await api.events(cast.tokens[cast[0]]!)
+            _ = try await answering.hello()
+            let silent = try api.connection()
+            silent.send(
+                "GET /v3/events HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Session-Token: \(cast.tokens[cast[1]]!)\r\n\r\n")
+            let started = ContinuousClock.now
+            let heard = await silent.readUntilClosed(timeout: .seconds(5))
+            let dropped = ContinuousClock.now - started
+            #expect(heard.closed)
+            #expect(dropped >= .milliseconds(600), "dropped after \(dropped)")
+            // An empty ping (0x89 0x00) came before the drop.
+            #expect(heard.text.contains("\u{FFFD}\u{0}"))
+            #expect(!answering.isClosed)
+            #expect(try await api.get("/v3/users/\(cast[0])").rawJSON["is_online"] as? Bool == true)
+            #expect(try await eventually { try await api.get("/v3/users/\(cast[1])").rawJSON["is_online"] as? Bool == false })
+            answering.close()
+        }
+    }
 }
