@@ -173,8 +173,9 @@ import Testing
     /// Pings every `pingInterval`; a peer that answers stays, one silent for `silenceLimit` goes.
     @Test func aSilentPeerIsDroppedAndOneThatAnswersPingsStays() async throws {
         try await TestServer.withAPI({
-            $0.events.pingInterval = .milliseconds(150)
-            $0.events.silenceLimit = .milliseconds(600)
+            // Room for a busy machine: the answering client is in this process too.
+            $0.events.pingInterval = .milliseconds(200)
+            $0.events.silenceLimit = .milliseconds(1500)
         }) { api in
             let cast = try await api.cast("ping", 2)
             // hummingbird-websocket's client answers each ping with a pong.
@@ -186,10 +187,10 @@ import Testing
                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
                     + "Session-Token: \(cast.tokens[cast[1]]!)\r\n\r\n")
             let started = ContinuousClock.now
-            let heard = await silent.readUntilClosed(timeout: .seconds(5))
+            let heard = await silent.readUntilClosed(timeout: .seconds(8))
             let dropped = ContinuousClock.now - started
             #expect(heard.closed)
-            #expect(dropped >= .milliseconds(600), "dropped after \(dropped)")
+            #expect(dropped >= .milliseconds(1500), "dropped after \(dropped)")
             // An empty ping (0x89 0x00) came before the drop.
             #expect(heard.text.contains("\u{FFFD}\u{0}"))
             #expect(!answering.isClosed)
