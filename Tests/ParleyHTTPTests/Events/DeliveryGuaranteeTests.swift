@@ -61,11 +61,7 @@ import Testing
             let channel = try await api.createChannel(["user_ids": [cast[0], cast[1], cast[2]]])
             let reader = try await api.events(cast.tokens[cast[1]]!)
             // The slow client: a bare socket that reads the hello and then nothing.
-            let slow = try api.connection()
-            slow.send(
-                "GET /v3/events HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                    + "Session-Token: \(cast.tokens[cast[2]]!)\r\n\r\n")
+            let slow = try api.rawEventStream(cast.tokens[cast[2]]!)
             let hello = await slow.read(timeout: .seconds(10)) { $0.contains("\"ping_interval_ms\"") }.text
             let after = try #require(Self.number(after: "\"last_event_id\":", in: hello))
             let big = String(repeating: "x", count: 250_000)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The event stream (API.md §6.1–6.3) through real WebSockets.
@@ -173,30 +174,37 @@ import Testing
     /// Pings every `pingInterval`; a peer that answers stays, one silent for `silenceLimit` goes.
     @Test func aSilentPeerIsDroppedAndOneThatAnswersPingsStays() async throws {
         try await TestServer.withAPI({
-            // Room for a busy machine: the answering client is in this process too.
-            $0.events.pingInterval = .milliseconds(200)
-            $0.events.silenceLimit = .milliseconds(1500)
+            $0.events.pingInterval = .milliseconds(250)
+            $0.events.silenceLimit = .seconds(3)
         }) { api in
             let cast = try await api.cast("ping", 2)
-            // hummingbird-websocket's client answers each ping with a pong.
-            let answering = try await api.events(cast.tokens[cast[0]]!)
-            _ = try await answering.hello()
-            let silent = try api.connection()
-            silent.send(
-                "GET /v3/events HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                    + "Session-Token: \(cast.tokens[cast[1]]!)\r\n\r\n")
+            // The answering peer sends a pong (masked, empty) every 250 ms from a thread of its
+            // own, so that a busy test process does not make it late.
+            let answering = try api.rawEventStream(cast.tokens[cast[0]]!)
+            _ = await answering.read(timeout: .seconds(10)) { $0.contains("\"ping_interval_ms\"") }
+            let answers = Flag()
+            DispatchQueue.global().async {
+                while answers.isOn.load(ordering: .relaxed) {
+                    answering.send([0x8A, 0x80, 1, 2, 3, 4])
+                    usleep(250_000)
+                }
+            }
+            defer { answers.isOn.store(false, ordering: .relaxed) }
+            let silent = try api.rawEventStream(cast.tokens[cast[1]]!)
             let started = ContinuousClock.now
-            let heard = await silent.readUntilClosed(timeout: .seconds(8))
+            let heard = await silent.readUntilClosed(timeout: .seconds(20))
             let dropped = ContinuousClock.now - started
             #expect(heard.closed)
-            #expect(dropped >= .milliseconds(1500), "dropped after \(dropped)")
-            // An empty ping (0x89 0x00) came before the drop.
+            #expect(dropped >= .seconds(3), "dropped after \(dropped)")
+            // Empty pings (0x89 0x00) came before the drop.
             #expect(heard.text.contains("\u{FFFD}\u{0}"))
-            #expect(!answering.isClosed)
+            #expect(await answering.read(timeout: .milliseconds(200)) { _ in false }.closed == false)
             #expect(try await api.get("/v3/users/\(cast[0])").rawJSON["is_online"] as? Bool == true)
             #expect(try await eventually { try await api.get("/v3/users/\(cast[1])").rawJSON["is_online"] as? Bool == false })
-            answering.close()
         }
     }
+}
+
+private final class Flag: Sendable {
+    let isOn = Atomic<Bool>(true)
 }

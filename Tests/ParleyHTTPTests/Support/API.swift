@@ -35,6 +35,17 @@ struct API: Sendable {
         try RawConnection(port: try #require(client.port))
     }
 
+    /// An event-stream upgrade on a raw connection, for a client that misbehaves (reads nothing,
+    /// answers no ping): the test reads what the server sends as bytes.
+    func rawEventStream(_ token: String) throws -> RawConnection {
+        let connection = try connection()
+        connection.send(
+            "GET /v3/events HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Session-Token: \(token)\r\n\r\n")
+        return connection
+    }
+
     func get(_ path: String, as credential: Credential = .admin) async throws -> APIResponse {
         try await send(.get, path, as: credential)
     }
