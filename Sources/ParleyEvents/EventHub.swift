@@ -20,6 +20,8 @@ final class EventHub: Sendable {
         var isReady = false
         var deliveredThrough: Int64 = 0
         var subscriptions: [String: [String: EventSubscription]] = [:]
+        /// Whose socket each is, to find one by its id.
+        var socketOwners: [String: String] = [:]
         var subscriptionCount = 0
         var typing: TypingStates
         /// Unread counts moved since the last `unread_count_changed` went out, and whether a
@@ -48,7 +50,7 @@ final class EventHub: Sendable {
     }
 
     func subscription(_ socketID: String) -> EventSubscription? {
-        state.withLock { state in state.subscriptions.values.lazy.compactMap { $0[socketID] }.first }
+        state.withLock { state in state.socketOwners[socketID].flatMap { state.subscriptions[$0]?[socketID] } }
     }
 
     /// The local sockets, for the presence rows that must match them.
@@ -67,6 +69,7 @@ final class EventHub: Sendable {
             let position: Int64? = state.withLock { state in
                 guard state.isReady else { return nil }
                 state.subscriptions[subscription.userID, default: [:]][subscription.socketID] = subscription
+                state.socketOwners[subscription.socketID] = subscription.userID
                 state.subscriptionCount += 1
                 return state.deliveredThrough
             }
@@ -79,6 +82,7 @@ final class EventHub: Sendable {
         state.withLock { state in
             guard state.subscriptions[subscription.userID]?.removeValue(forKey: subscription.socketID) != nil else { return }
             if state.subscriptions[subscription.userID]?.isEmpty == true { state.subscriptions[subscription.userID] = nil }
+            state.socketOwners[subscription.socketID] = nil
             state.subscriptionCount -= 1
         }
     }
