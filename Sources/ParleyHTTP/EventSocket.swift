@@ -1,3 +1,4 @@
+import Foundation
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
@@ -40,6 +41,7 @@ final class EventSocket: DeliverySink, Sendable {
         var isClosing = false
         var lastPing = NIODeadline.now()
         var liveness: RepeatedTask?
+        var expiry: Scheduled<Void>?
     }
 
     /// - Parameters:
@@ -60,22 +62,34 @@ final class EventSocket: DeliverySink, Sendable {
         self.checkSession = checkSession
     }
 
-    /// Starts the pings (the hello is sent by then, so the first ping follows it).
-    func start() {
+    /// Starts the pings (the hello is sent by then, so the first ping follows it), and the
+    /// closing of the socket when its session token expires, if it does (`expiresAt`, ms).
+    /// Timers on the event loop rather than a task per socket: sockets are many and mostly idle.
+    func start(expiresAt: Int64?) {
         // Often enough to drop a silent peer soon after its limit; a look is a few comparisons.
         let look = TimeAmount.nanoseconds(min(pingInterval.nanoseconds, silenceLimit.nanoseconds) / 6)
+        let untilExpiry = expiresAt.map { TimeAmount.milliseconds(max(0, $0 - Int64(Date.now.timeIntervalSince1970 * 1000))) }
         channel.eventLoop.execute { [self] in
-            let task = channel.eventLoop.scheduleRepeatedTask(initialDelay: look, delay: look) { [self] _ in checkLiveness() }
-            loop.withLock { $0.liveness = task }
+            let liveness = channel.eventLoop.scheduleRepeatedTask(initialDelay: look, delay: look) { [self] _ in checkLiveness() }
+            let expiry = untilExpiry.map { delay in
+                channel.eventLoop.scheduleTask(in: delay) { [self] in
+                    close(StreamCloseCode.unauthorized, reason: "The session token expired")
+                }
+            }
+            loop.withLock { state in
+                state.liveness = liveness
+                state.expiry = expiry
+            }
         }
     }
 
-    /// The socket is done: no more pings.
+    /// The socket is done: its timers stop.
     func stop() {
         channel.eventLoop.execute { [self] in
             loop.withLock { state in
                 state.liveness?.cancel()
-                state.liveness = nil
+                state.expiry?.cancel()
+                (state.liveness, state.expiry) = (nil, nil)
             }
         }
     }
@@ -84,9 +98,7 @@ final class EventSocket: DeliverySink, Sendable {
         let now = NIODeadline.now()
         if now - wire.lastHeard >= silenceLimit {
             loop.withLock { $0.isClosing = true }
-            var close = ByteBuffer(bytes: [0x88, 0x02])
-            close.writeInteger(UInt16(1001))
-            wire.writeAndFlush(close)
+            wire.writeAndFlush(WireFrames.close(1001))
             channel.close(promise: nil)
             return
         }

@@ -16,8 +16,8 @@ public struct EventStreamContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket = WebSocketHandlerReference<Self>()
     /// Weak: hummingbird-websocket 2.8.1's handler reference and the context it is stored in
-    /// refer to each other and are never freed; a strong channel here would keep every closed
-    /// connection's whole NIO channel alive with them.
+    /// refer to each other; `releaseHandlerReference` breaks that cycle, and should it ever fail
+    /// to, a strong channel here would keep every closed connection's whole NIO channel alive.
     private(set) weak var channel: (any Channel)?
 
     public init(source: ApplicationRequestContextSource) {
@@ -166,14 +166,7 @@ struct EventStreamController {
         }
         let socket = eventSocket(channel, wire, outbound, authentication, token: token)
         let subscription = try await realtime.connect(userID: userID, after: after, sink: socket)
-        socket.start()
-        // A timer on the event loop rather than a task per socket: sockets are many and mostly idle.
-        let expiry = authentication.sessionExpiresAt.map { expiresAt in
-            let now = Int64(Date.now.timeIntervalSince1970 * 1000)
-            return channel.eventLoop.scheduleTask(in: .milliseconds(max(0, expiresAt - now))) {
-                socket.close(StreamCloseCode.unauthorized, reason: "The session token expired")
-            }
-        }
+        socket.start(expiresAt: authentication.sessionExpiresAt)
         do {
             while let text = try await Self.nextText(&frames, outbound) {
                 if let failure = await handle(text, authentication.caller) { socket.reply(EventFrames.error(failure)) }
@@ -181,7 +174,6 @@ struct EventStreamController {
         } catch {
             logger.debug("event stream ended", metadata: ["error": "\(error)"])
         }
-        expiry?.cancel()
         socket.stop()
         // Before the handler returns and hummingbird-websocket sends its close frame: no event
         // may follow that.

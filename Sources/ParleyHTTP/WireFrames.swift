@@ -29,6 +29,13 @@ enum WireFrames {
 
     /// An empty ping (opcode 0x9).
     static let ping = ByteBuffer(bytes: [0x89, 0x00])
+
+    /// A close frame (opcode 0x8) with its code and no reason.
+    static func close(_ code: UInt16) -> ByteBuffer {
+        var frame = ByteBuffer(bytes: [0x88, 0x02])
+        frame.writeInteger(code)
+        return frame
+    }
 }
 
 /// Sits first in a WebSocket connection's pipeline, next to the socket: writes encoded frames
