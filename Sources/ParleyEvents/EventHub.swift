@@ -12,6 +12,7 @@ final class EventHub: Sendable {
     let settings: EventSettings
     let logger: Logger
     let clock: Clock
+    private let members = MemberCache()
     private let state: Mutex<HubState>
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -175,7 +176,7 @@ final class EventHub: Sendable {
             let channels = Set(events.compactMap { $0.audience == .users ? nil : $0.channelURL })
             // The sequencer has moved past these events: this read must not fail them away.
             if !channels.isEmpty {
-                recipients = try await retrying { try await self.store.read { try $0.events.recipients(Array(channels)) } }
+                recipients = try await retrying { try await self.store.read { try self.members.members(of: Array(channels), $0) } }
             }
         }
         let scheduleUnread = state.withLock { state in
@@ -305,7 +306,7 @@ extension EventHub {
     private func deliverTyping(_ changes: [TypingChange]) async throws {
         guard !changes.isEmpty, !localUserIDs.isEmpty else { return }
         let channelURLs = Array(Set(changes.map(\.channelURL)))
-        let members = try await store.read { try $0.events.recipients(channelURLs) }
+        let members = try await store.read { try self.members.members(of: channelURLs, $0) }
         state.withLock { state in
             for change in changes {
                 for member in members[change.channelURL] ?? [] where member.state == .joined {

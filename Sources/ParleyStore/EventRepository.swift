@@ -188,6 +188,17 @@ public struct EventRepository {
         return byChannel
     }
 
+    /// The member versions of these channels (migration 0008): a channel's members are as they
+    /// were read while its version is the same. A channel without one has had no members.
+    public func memberVersions(_ channelURLs: [String]) throws -> [String: Int64] {
+        let rows = try connection.query(
+            "SELECT channel_url, version FROM group_channel_member_versions WHERE channel_url = ANY($1::text[])", [channelURLs]
+        )
+        var versions: [String: Int64] = [:]
+        for row in rows { versions[try row.decode("channel_url")] = try row.decode("version") }
+        return versions
+    }
+
     private static let columns = "event_id, type, created_at, channel_url, audience, user_ids, data"
     private static func columns(prefix: String) -> String {
         columns.split(separator: ", ").map { prefix + $0 }.joined(separator: ", ")

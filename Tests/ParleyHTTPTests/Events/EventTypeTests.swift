@@ -73,6 +73,30 @@ import Testing
         }
     }
 
+    /// The hub keeps a channel's members between events (MemberCache): a reset of one member's
+    /// history, which no membership event announces, must still take effect at once.
+    @Test func aMemberWhoResetTheirHistoryHearsNothingMoreAboutOlderMessages() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("evh", 2)
+            let (sender, member) = (cast[0], cast[1])
+            let channel = try await api.createChannel(["user_ids": [sender, member]])
+            let senderSocket = try await api.events(cast.tokens[sender]!)
+            let memberSocket = try await api.events(cast.tokens[member]!)
+            let base = "/v3/group_channels/\(channel)"
+            let old = try await api.post("\(base)/messages", ["message_type": "MESG", "user_id": sender, "message": "old"])
+            let oldID = try #require(old.rawJSON["message_id"] as? Int)
+            _ = try await memberSocket.waitForEvent("message_received")
+            try await Task.sleep(for: .milliseconds(5))
+            #expect(try await api.put("\(base)/reset_user_history", ["user_id": member]).status == 200)
+            #expect(try await api.put("\(base)/messages/\(oldID)", ["message_type": "MESG", "message": "old, edited"]).status == 200)
+            _ = try await senderSocket.waitForEvent("message_updated")
+            _ = try await api.post("\(base)/messages", ["message_type": "MESG", "user_id": sender, "message": "new"])
+            _ = try await memberSocket.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "new" }
+            #expect(memberSocket.events(ofType: "message_updated").isEmpty, "the edit of a message the member reset away reached them")
+            for socket in [senderSocket, memberSocket] { socket.close() }
+        }
+    }
+
     @Test func invitationsReachTheInviteeWhoMayDecline() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("evi", 3)
