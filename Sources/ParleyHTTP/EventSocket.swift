@@ -7,7 +7,7 @@ import ParleyEvents
 import Synchronization
 
 /// One event-stream socket's outbound side: renders each delivery and writes it straight onto
-/// the connection's socket (`WireWriter`), on its event loop.
+/// the connection's socket (`WireWriter`), on its event loop, batched per loop (`LoopWriteBatch`).
 ///
 /// Why not hummingbird-websocket's `WebSocketOutboundWriter` for the events: each of its writes
 /// is a hop onto the connection's actor, then through an async writer onto the event loop, and a
@@ -25,6 +25,7 @@ import Synchronization
 final class EventSocket: DeliverySink, Sendable {
     private let channel: any Channel
     private let wire: WireWriter
+    private let batch: LoopWriteBatch
     private let outbound: WebSocketOutboundWriter
     private let backlogLimit: Int
     private let render: @Sendable (Event, SharedFrame) -> ByteBuffer
@@ -39,6 +40,8 @@ final class EventSocket: DeliverySink, Sendable {
         var backlog = 0
         /// A close frame is on its way: nothing may follow it.
         var isClosing = false
+        /// Frames written and not yet flushed (see `LoopWriteBatch`).
+        var unflushed = false
         var lastPing = NIODeadline.now()
         var liveness: RepeatedTask?
         var expiry: Scheduled<Void>?
@@ -54,6 +57,7 @@ final class EventSocket: DeliverySink, Sendable {
     ) {
         self.channel = channel
         self.wire = wire
+        self.batch = LoopWriteBatch.of(channel.eventLoop)
         self.outbound = outbound
         self.backlogLimit = settings.socketQueueLimit
         self.pingInterval = .nanoseconds(settings.pingInterval.nanoseconds)
@@ -142,27 +146,40 @@ final class EventSocket: DeliverySink, Sendable {
     }
 
     private func write(_ frame: ByteBuffer, counted: Bool) {
-        channel.eventLoop.execute { [self] in
-            let writable = channel.isWritable
-            let verdict = loop.withLock { state -> Verdict in
-                guard !state.isClosing else { return .drop }
-                if writable {
-                    state.backlog = 0
-                } else if counted {
-                    state.backlog += 1
-                    if state.backlog > backlogLimit {
-                        state.isClosing = true
-                        return .tooSlow
-                    }
+        batch.enqueue(frame, to: self, counted: counted)
+    }
+
+    /// On the event loop, from `LoopWriteBatch`: writes the frame unless the socket is closing,
+    /// or closes it as too slow; `flushIfWritten` sends what was written.
+    func writeWithoutFlush(_ frame: ByteBuffer, counted: Bool) {
+        let writable = channel.isWritable
+        let verdict = loop.withLock { state -> Verdict in
+            guard !state.isClosing else { return .drop }
+            if writable {
+                state.backlog = 0
+            } else if counted {
+                state.backlog += 1
+                if state.backlog > backlogLimit {
+                    state.isClosing = true
+                    return .tooSlow
                 }
-                return .write
             }
-            switch verdict {
-            case .write: wire.writeAndFlush(frame)
-            case .drop: break
-            case .tooSlow: closeTooSlow()
-            }
+            state.unflushed = true
+            return .write
         }
+        switch verdict {
+        case .write: wire.write(frame)
+        case .drop: break
+        case .tooSlow: closeTooSlow()
+        }
+    }
+
+    func flushIfWritten() {
+        let due = loop.withLock { state in
+            defer { state.unflushed = false }
+            return state.unflushed
+        }
+        if due { wire.flush() }
     }
 
     private enum Verdict { case write, drop, tooSlow }

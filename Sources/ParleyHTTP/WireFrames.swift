@@ -69,4 +69,12 @@ final class WireWriter: ChannelDuplexHandler, @unchecked Sendable {
     func writeAndFlush(_ frame: ByteBuffer) {
         context?.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }
+
+    func write(_ frame: ByteBuffer) {
+        context?.write(wrapOutboundOut(frame), promise: nil)
+    }
+
+    func flush() {
+        context?.flush()
+    }
 }
