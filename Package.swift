@@ -59,10 +59,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.
+        .target(
+            name: "ParleyModeration",
+            dependencies: ["ParleyCore", "ParleyStore"]
+        ),
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
-            dependencies: ["ParleyCore", "ParleyFiles", "ParleyStore"]
+            dependencies: ["ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration"]
         ),
         // libvips, found through pkg-config: decodes and thumbnails images.
         .systemLibrary(
@@ -102,7 +107,7 @@ let package = Package(
         .target(
             name: "ParleyContainer",
             dependencies: [
-                "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyFiles", "ParleyEvents", "Postgres",
+                "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -112,7 +117,7 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
-                "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat", "ParleyFiles", "ParleyEvents",
+                "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -52,4 +52,16 @@ enum ChannelEvents {
         let operators = try repositories.groupChannelReader.operators([channelURL])[channelURL] ?? []
         channel(.operatorsChanged, channelURL, payload: .users(operators), repositories)
     }
+
+    /// The audit row of a moderator's action on a group channel (API.md §7.5).
+    static func audit(
+        _ action: AuditAction, _ caller: Caller, _ channelURL: String, targetUserID: String? = nil, messageID: Int64? = nil,
+        details: [String: String] = [:], _ repositories: Repositories
+    ) throws {
+        try repositories.auditLogs.append(
+            NewAuditEntry(
+                action, actorID: caller.userID, targetUserID: targetUserID, channelKind: .group, channelURL: channelURL,
+                messageID: messageID,
+                details: details))
+    }
 }

@@ -20,6 +20,8 @@ public struct ChannelOperatorService: Sendable {
                 throw ParleyError.invalidValue("operator_ids", "not members of the channel: \(outsiders.joined(separator: ", "))")
             }
             try ChannelEvents.operatorsChanged(channelURL, repositories)
+            try ChannelEvents.audit(
+                .operatorsAdded, caller, channelURL, details: ["user_ids": userIDs.joined(separator: ",")], repositories)
         }
     }
 
@@ -29,6 +31,8 @@ public struct ChannelOperatorService: Sendable {
             try context.access.requireManage(channelURL)
             try repositories.groupChannelMembers.setOperator(channelURL, userIDs, false)
             try ChannelEvents.operatorsChanged(channelURL, repositories)
+            try ChannelEvents.audit(
+                .operatorsRemoved, caller, channelURL, details: ["user_ids": userIDs.joined(separator: ",")], repositories)
         }
     }
 
@@ -48,6 +52,7 @@ public struct ChannelOperatorService: Sendable {
             try context.access.requireManage(channelURL)
             try repositories.groupChannels.setFreeze(channelURL, freeze)
             ChannelEvents.channel(freeze ? .channelFrozen : .channelUnfrozen, channelURL, repositories)
+            try ChannelEvents.audit(freeze ? .freeze : .unfreeze, caller, channelURL, repositories)
             return try ChannelViews.one(channelURL, viewerID: caller.userID, repositories)
         }
     }

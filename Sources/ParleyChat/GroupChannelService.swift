@@ -82,7 +82,9 @@ public struct GroupChannelService: Sendable {
             let view = try ChannelViews.one(channelURL, viewerID: viewer, repositories)
             let members =
                 showMembers || showReadReceipt || showDeliveryReceipt
-                ? try repositories.groupChannelMembers.list(channelURL, MemberFilter(), after: nil, limit: Self.embeddedMemberLimit).map(
+                ? try repositories.groupChannelMembers.list(
+                    channelURL, MemberFilter(), after: nil, limit: Self.embeddedMemberLimit, now: clock.nowMillis
+                ).map(
                     \.member)
                 : nil
             return ChannelView(
@@ -124,6 +126,7 @@ public struct GroupChannelService: Sendable {
             let members = try repositories.events.recipients([channelURL])[channelURL]?.map(\.userID) ?? []
             _ = try repositories.groupChannels.delete(channelURL)
             repositories.events.append(NewEvent(.channelDeleted, channelURL: channelURL, audience: .users, userIDs: members))
+            try ChannelEvents.audit(.channelDeleted, caller, channelURL, repositories)
             if !fileIDs.isEmpty { repositories.afterCommit { await files.removeStoredFiles(fileIDs) } }
         }
     }

@@ -5,23 +5,24 @@ import ParleyStore
 public struct MemberListService: Sendable {
     let store: Store
     let pageTokens: PageTokenCodec
+    let clock: Clock
 
-    public init(store: Store, pageTokens: PageTokenCodec) {
+    public init(store: Store, pageTokens: PageTokenCodec, clock: Clock) {
         self.store = store
         self.pageTokens = pageTokens
+        self.clock = clock
     }
 
     public func members(
         _ caller: Caller, _ channelURL: String, filter: MemberFilter, limit: Int, pageToken: String?
     ) async throws -> Page<Member> {
-        let scope = "members|\(channelURL)|\(filter.state.rawValue)|\(filter.operators.map { "\($0)" } ?? "-")|\(filter.order.rawValue)"
+        let scope =
+            "members|\(channelURL)|\(filter.state.rawValue)|\(filter.operators.map { "\($0)" } ?? "-")|\(filter.order.rawValue)|\(filter.muted.rawValue)"
         let after = try pageToken.map { try pageTokens.decode($0, scope: scope) }
         let rows = try await store.read { repositories -> [(member: Member, position: [String])] in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
-            // Nobody can be muted until moderation exists: the muted members are nobody.
-            if filter.muted == .muted { return [] }
-            return try repositories.groupChannelMembers.list(channelURL, filter, after: after, limit: limit + 1)
+            return try repositories.groupChannelMembers.list(channelURL, filter, after: after, limit: limit + 1, now: clock.nowMillis)
         }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? pageTokens.encode(scope: scope, position: page.last!.position) : ""

@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyModeration
 import ParleyStore
 
 /// Invitations, joining, leaving and operators (API.md §3.4).
@@ -26,6 +27,7 @@ public struct MembershipService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireInvite(channelURL)
             try requireUsersExist(userIDs, repositories)
+            try ModerationRules.requireNotBanned(userIDs, .group, channelURL, now: now, repositories)
             let autoAccept = try repositories.invitationPreferences.autoAccept(userIDs)
             let members = userIDs.map { userID in
                 NewMember(
@@ -56,6 +58,7 @@ public struct MembershipService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
             try requireInvited(channelURL, userID, repositories)
+            try ModerationRules.requireNotBanned([userID], .group, channelURL, now: now, repositories)
             try requireAccessCode(context, accessCode, caller, repositories)
             try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
             try repositories.groupChannels.refreshCounts([channelURL])
@@ -90,6 +93,7 @@ public struct MembershipService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireView(channelURL)
             guard context.record.isPublic else { throw ParleyError.forbidden("Only public channels can be joined; ask for an invitation.") }
+            try ModerationRules.requireNotBanned([userID], .group, channelURL, now: now, repositories)
             try requireAccessCode(context, accessCode, caller, repositories)
             try requireUsersExist([userID], repositories)
             switch try repositories.groupChannelMembers.state(channelURL, userID)?.state {

@@ -23,12 +23,17 @@ extension MessageService {
         let now = clock.nowMillis
         let files = files
         try await store.transaction { repositories in
-            _ = try Self.editable(channelURL, messageID, caller, repositories)
+            let message = try Self.editable(channelURL, messageID, caller, repositories)
             let fileIDs = try repositories.files.removeForMessage(messageID)
             if let removed = try repositories.messages.markRemoved(messageID, now: now) {
                 try repositories.receipts.recordRemoval(removed)
             }
             ChannelEvents.channel(.messageDeleted, channelURL, payload: .messageID(messageID), repositories)
+            // A moderator's deletion is audited; a sender's own is not.
+            if message.sender?.userID != caller.userID || caller.isAdmin {
+                try ChannelEvents.audit(
+                    .messageDeleted, caller, channelURL, targetUserID: message.sender?.userID, messageID: messageID, repositories)
+            }
             if !fileIDs.isEmpty { repositories.afterCommit { await files.removeStoredFiles(fileIDs) } }
         }
     }

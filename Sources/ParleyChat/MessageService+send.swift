@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyModeration
 import ParleyStore
 
 /// Sending messages (API.md §4.2): every write of a send, in one transaction.
@@ -15,7 +16,7 @@ extension MessageService {
         let now = clock.nowMillis
         let (settings, files) = (settings, files)
         return try await store.transaction { repositories in
-            let (record, member) = try Self.authorizeSend(caller, channelURL, senderID: new.senderID, repositories)
+            let (record, member) = try Self.authorizeSend(caller, channelURL, senderID: new.senderID, now: now, repositories)
             if !record.isEphemeral, let existing = try Self.earlierSend(channelURL, new, now: now, repositories) {
                 if let fileID = new.file?.fileID { repositories.afterCommit { await files.discard(fileID) } }
                 return (existing, false)
@@ -76,17 +77,27 @@ extension MessageService {
     }
 
     /// The channel and the sender's membership, read once (the send path is the hottest write),
-    /// if the sender may send: 404 for a channel they cannot see, 403 when not joined or frozen.
+    /// if the sender may send: 404 for a channel they cannot see, 403 when not joined, banned
+    /// (900100), muted (900041) or frozen.
+    ///
+    /// The channel row is locked first, as a ban or mute locks it: a ban that commits while this
+    /// send waits is seen by the reads that follow, so no message of a banned user is accepted
+    /// after the ban.
     static func authorizeSend(
-        _ caller: Caller, _ channelURL: String, senderID: String?, _ repositories: Repositories
+        _ caller: Caller, _ channelURL: String, senderID: String?, now: Int64, _ repositories: Repositories
     ) throws -> (GroupChannelRecord, (state: MemberState, isOperator: Bool, user: BasicUser)?) {
-        guard let record = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
-        let member = try senderID.flatMap { try repositories.groupChannelMembers.sender(channelURL, $0) }
+        guard let record = try repositories.groupChannels.find(channelURL, forUpdate: true) else {
+            throw ChannelAccess.notFound(channelURL)
+        }
+        let sender = try senderID.flatMap { try repositories.groupChannelMembers.sender(channelURL, $0, now: now) }
+        let member = sender.map { (state: $0.state, isOperator: $0.isOperator, user: $0.user) }
         let access = ChannelAccess(caller: caller, isPublic: record.isPublic, state: member?.state, isOperator: member?.isOperator ?? false)
         try access.requireView(channelURL)
         if let senderID, member?.state != .joined {
+            if let banned = try ModerationRules.bannedSender(senderID, .group, channelURL, now: now, repositories) { throw banned }
             throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
         }
+        try ModerationRules.requireNotMuted(mutedUntil: sender?.mutedUntil, now: now)
         if record.freeze && !caller.isAdmin && !(member?.isOperator ?? false) { throw ParleyError.channelFrozen }
         return (record, member)
     }

@@ -44,7 +44,8 @@ extension MessageService {
         _ caller: Caller, _ channelURL: String, receive: () async throws -> ReceivedFile
     ) async throws -> (message: Message, created: Bool) {
         if let userID = caller.userID {
-            _ = try await store.read { try Self.authorizeSend(caller, channelURL, senderID: userID, $0) }
+            let now = clock.nowMillis
+            _ = try await store.read { try Self.authorizeSend(caller, channelURL, senderID: userID, now: now, $0) }
         }
         let received = try await receive()
         let form = received.form

@@ -5,6 +5,7 @@ import ParleyChat
 import ParleyCore
 import ParleyEvents
 import ParleyFiles
+import ParleyModeration
 import ParleyStore
 import ParleyUsers
 import Postgres
@@ -31,6 +32,10 @@ public struct Container: Sendable {
     public let reactions: ReactionService
     public let metaarrays: MetaArrayService
     public let changelogs: ChangelogService
+    public let moderation: ModerationService
+    public let auditLogs: AuditLogService
+    /// The kinds of channel whose moderation routes exist (open channels join with their issue).
+    public let moderatedChannelKinds: [ChannelKind]
     public let files: FileService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
@@ -63,6 +68,7 @@ public struct Container: Sendable {
             store: store, clock: clock, settings: fileSettings, logger: logger
         )
         let memberships = MembershipService(store: store, clock: clock, settings: settings, accessCodes: accessCodes)
+        let moderatedChannels: [ChannelKind: any ModeratedChannels] = [.group: GroupChannelModeration()]
         let realtime = Realtime(store: store, conninfo: config.databaseURL, settings: config.events, clock: clock, logger: logger)
         return Container(
             config: config,
@@ -74,7 +80,7 @@ public struct Container: Sendable {
             groupChannels: GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, files: files),
             channelLists: ChannelListService(store: store, pageTokens: pageTokens),
             memberships: memberships,
-            memberLists: MemberListService(store: store, pageTokens: pageTokens),
+            memberLists: MemberListService(store: store, pageTokens: pageTokens, clock: clock),
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store),
@@ -83,6 +89,9 @@ public struct Container: Sendable {
             reactions: ReactionService(store: store, clock: clock),
             metaarrays: MetaArrayService(store: store, clock: clock),
             changelogs: ChangelogService(store: store, pageTokens: pageTokens),
+            moderation: ModerationService(store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels),
+            auditLogs: AuditLogService(store: store, pageTokens: pageTokens),
+            moderatedChannelKinds: ChannelKind.allCases.filter { moderatedChannels[$0] != nil },
             files: files,
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),

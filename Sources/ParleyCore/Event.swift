@@ -19,6 +19,10 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case invitationDeclined = "invitation_declined"
     case operatorsChanged = "operators_changed"
     case metadataChanged = "metadata_changed"
+    case userBanned = "user_banned"
+    case userUnbanned = "user_unbanned"
+    case userMuted = "user_muted"
+    case userUnmuted = "user_unmuted"
     case sessionEnded = "session_ended"
 }
 
@@ -45,6 +49,10 @@ public enum EventPayload: Sendable, Equatable, Codable {
     case users([BasicUser])
     case invitation(inviter: BasicUser?, invitees: [BasicUser])
     case metadata(changed: [String: String], deletedKeys: [String])
+    /// A ban or mute imposed.
+    case restriction(Restriction)
+    /// A ban or mute lifted: whose.
+    case user(BasicUser)
     case nothing
 }
 

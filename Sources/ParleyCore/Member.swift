@@ -7,10 +7,12 @@ public struct Member: Sendable, Equatable {
     public let lastSeenAt: Int64
     public let readTS: Int64
     public let deliveredTS: Int64
+    /// A mute in force: its end (-1 permanent); nil when not muted.
+    public let mutedEndAt: Int64?
 
     public init(
         user: BasicUser, state: MemberState, isOperator: Bool, isOnline: Bool = false, lastSeenAt: Int64, readTS: Int64 = 0,
-        deliveredTS: Int64 = 0
+        deliveredTS: Int64 = 0, mutedEndAt: Int64? = nil
     ) {
         self.user = user
         self.state = state
@@ -19,6 +21,7 @@ public struct Member: Sendable, Equatable {
         self.lastSeenAt = isOnline ? 0 : lastSeenAt
         self.readTS = readTS
         self.deliveredTS = deliveredTS
+        self.mutedEndAt = mutedEndAt
     }
 }
 

@@ -105,6 +105,15 @@ extension ParleyError {
 
     public static let channelFrozen = ParleyError(status: 403, code: 900050, message: "The channel is frozen.")
 
+    /// A banned user joins, accepts an invitation, enters or is added (API.md §7.1).
+    public static func banned(from channelURL: String) -> ParleyError {
+        ParleyError(status: 403, code: 400750, message: "The user is banned from \"\(channelURL)\".")
+    }
+
+    public static let bannedSender = ParleyError(status: 403, code: 900100, message: "The user is banned from this channel.")
+
+    public static let mutedSender = ParleyError(status: 403, code: 900041, message: "The user is muted in this channel.")
+
     public static func unsupportedMediaType(_ type: String) -> ParleyError {
         ParleyError(status: 415, code: 400111, message: "Unsupported media type \"\(type)\".")
     }

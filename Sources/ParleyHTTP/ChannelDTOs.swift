@@ -88,9 +88,8 @@ struct MemberDTO: JSONWritable {
             json.field("role", member.isOperator ? "operator" : "none")
             json.field("is_online", member.isOnline)
             json.field("last_seen_at", member.lastSeenAt)
-            // Mutes arrive with moderation.
-            json.field("is_muted", false)
-            json.field("muted_end_at", 0)
+            json.field("is_muted", member.mutedEndAt != nil)
+            json.field("muted_end_at", member.mutedEndAt ?? 0)
             json.field("read_ts", member.readTS)
             json.field("delivered_ts", member.deliveredTS)
         }

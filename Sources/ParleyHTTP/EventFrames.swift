@@ -118,6 +118,10 @@ enum EventFrames {
                 json.key("deleted_keys")
                 json.array { json in deletedKeys.forEach { json.string($0) } }
             }
+        case .restriction(let restriction):
+            json.value(RestrictionDTO(restriction: restriction))
+        case .user(let user):
+            json.object { $0.field("user", BasicUserDTO(user: user)) }
         case .nothing:
             json.object { _ in }
         }

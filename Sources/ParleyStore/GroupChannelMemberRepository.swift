@@ -55,17 +55,25 @@ public struct GroupChannelMemberRepository {
         }
     }
 
-    /// A member as a message sender: their state, role and profile, in one query.
-    public func sender(_ channelURL: String, _ userID: String) throws -> (state: MemberState, isOperator: Bool, user: BasicUser)? {
+    /// A member as a message sender: their state, role, profile and the end of a mute in force
+    /// at `now` (nil when not muted), in one query.
+    public func sender(_ channelURL: String, _ userID: String, now: Int64) throws -> (
+        state: MemberState, isOperator: Bool, user: BasicUser, mutedUntil: Int64?
+    )? {
         try connection.query(
             """
-            SELECT m.state, m.is_operator, u.user_id, u.nickname, u.profile_url, u.is_active
+            SELECT m.state, m.is_operator, u.user_id, u.nickname, u.profile_url, u.is_active, mu.end_at AS muted_until
             FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
+                LEFT JOIN \(ModerationRepository.inForce("channel_mutes", "mu", kind: "group", now: "$3"))
+                    ON mu.channel_url = m.channel_url AND mu.user_id = m.user_id
             WHERE m.channel_url = $1 AND m.user_id = $2
             """,
-            [channelURL, userID]
+            [channelURL, userID, now]
         ).first.map { row in
-            (try row.decode("state", as: MemberState.self), try row.decode("is_operator"), try UserRepository.basicUser(row))
+            (
+                try row.decode("state", as: MemberState.self), try row.decode("is_operator"), try UserRepository.basicUser(row),
+                try row.decodeIfPresent("muted_until")
+            )
         }
     }
 
@@ -150,7 +158,7 @@ public struct GroupChannelMemberRepository {
     }
 
     /// A page of members after (`sortKey`, `userID`), with their sort keys for the next token.
-    public func list(_ channelURL: String, _ filter: MemberFilter, after: [String]?, limit: Int) throws -> [(
+    public func list(_ channelURL: String, _ filter: MemberFilter, after: [String]?, limit: Int, now: Int64) throws -> [(
         member: Member, position: [String]
     )] {
         var sql = SQLBuilder()
@@ -162,6 +170,12 @@ public struct GroupChannelMemberRepository {
         case .invitedOnly: sql.where("m.state = 'invited'")
         }
         if let operators = filter.operators { sql.where(operators ? "m.is_operator" : "NOT m.is_operator") }
+        switch filter.muted {
+        case .all: break
+        case .muted: sql.where("mu.user_id IS NOT NULL")
+        case .unmuted: sql.where("mu.user_id IS NULL")
+        }
+        let nowParameter = sql.bind(now)
         // Operators first means rank 0 for operators; the nickname order alone ranks everyone 0.
         let rank = filter.order == .operatorThenMemberAlphabetical ? "(CASE WHEN m.is_operator THEN 0 ELSE 1 END)" : "0"
         if let after, after.count == 3 {
@@ -173,8 +187,10 @@ public struct GroupChannelMemberRepository {
             """
             SELECT \(rank) AS rank, u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, m.state, m.is_operator,
                 \(PresenceRepository.isOnline("u")),
-                m.read_ts, m.delivered_ts
+                m.read_ts, m.delivered_ts, mu.end_at AS muted_end_at
             FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
+                LEFT JOIN \(ModerationRepository.inForce("channel_mutes", "mu", kind: "group", now: nowParameter))
+                    ON mu.channel_url = m.channel_url AND mu.user_id = m.user_id
             \(sql.whereClause)
             ORDER BY 1, u.nickname COLLATE "C", u.user_id LIMIT \(sql.bind(limit))
             """,
@@ -188,7 +204,8 @@ public struct GroupChannelMemberRepository {
                 isOnline: try row.decode("is_online"),
                 lastSeenAt: try row.decode("last_seen_at"),
                 readTS: try row.decode("read_ts"),
-                deliveredTS: try row.decode("delivered_ts")
+                deliveredTS: try row.decode("delivered_ts"),
+                mutedEndAt: try row.decodeIfPresent("muted_end_at")
             )
             return (member, [String(try row.decode("rank", as: Int.self)), member.user.nickname, member.user.userID])
         }

@@ -128,6 +128,9 @@ public struct Repositories {
     public var messageDedup: MessageDedupRepository { MessageDedupRepository(connection: connection) }
     public var receipts: ReceiptRepository { ReceiptRepository(connection: connection) }
     public var sendRates: SendRateRepository { SendRateRepository(connection: connection) }
+    public var bans: ModerationRepository { ModerationRepository(connection: connection, kind: .ban) }
+    public var mutes: ModerationRepository { ModerationRepository(connection: connection, kind: .mute) }
+    public var auditLogs: AuditLogRepository { AuditLogRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }
     public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }

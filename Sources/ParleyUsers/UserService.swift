@@ -83,6 +83,7 @@ public struct UserService: Sendable {
                 try repositories.sessionTokens.revokeAll(userID: userID)
                 try repositories.files.revokeKeys(userID: userID)
                 Self.endSessions(userID, repositories)
+                try repositories.auditLogs.append(NewAuditEntry(.userDeactivated, actorID: nil, targetUserID: userID))
             }
             if leavesAll { try departure.leaveAll(userID, repositories) }
             try repositories.users.update(userID, update)

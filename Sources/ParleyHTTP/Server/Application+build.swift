@@ -33,6 +33,11 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
         ChannelPreferenceController(
             preferences: container.channelPreferences, lists: container.channelLists, channelDTO: channelDTO
         ).routes)
+    v3.addRoutes(
+        ModerationController(
+            moderation: container.moderation, auditLogs: container.auditLogs, clock: container.clock, channelDTO: channelDTO,
+            kinds: container.moderatedChannelKinds
+        ).routes)
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
     v3.addRoutes(TypingController(realtime: container.realtime).routes)
     v3.addRoutes(ChangelogController(changelogs: container.changelogs, channelDTO: channelDTO).routes)

@@ -1,0 +1,89 @@
+import ParleyCore
+import ParleyModeration
+
+/// A ban or mute: `{ user, start_at, end_at, description }` (API.md §7.1), also the `data` of
+/// `user_banned` and `user_muted`.
+struct RestrictionDTO: JSONWritable {
+    let restriction: Restriction
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("user", BasicUserDTO(user: restriction.user))
+            json.field("start_at", restriction.startAt)
+            json.field("end_at", restriction.endAt)
+            json.field("description", restriction.description)
+        }
+    }
+}
+
+/// `GET …/mute/{user_id}`: `{ is_muted, remaining_duration, start_at, end_at, description }`.
+struct MuteStatusDTO: JSONWritable {
+    let mute: Restriction?
+    let now: Int64
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("is_muted", mute != nil)
+            json.field("remaining_duration", mute?.remaining(at: now) ?? 0)
+            json.field("start_at", mute?.startAt ?? 0)
+            json.field("end_at", mute?.endAt ?? 0)
+            json.field("description", mute?.description ?? "")
+        }
+    }
+}
+
+/// `{ "banned_list": […], "total_ban_count", "next" }` and the muted one.
+struct RestrictionListDTO: JSONWritable {
+    let key: String
+    let totalKey: String
+    let page: Page<Restriction>
+    let total: Int
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key(key)
+            json.array { json in page.items.forEach { json.value(RestrictionDTO(restriction: $0)) } }
+            json.key(totalKey)
+            json.int(Int64(total))
+            json.field("next", page.next)
+        }
+    }
+}
+
+/// One entry of a user's `banned_channels` / `muted_channels`.
+struct RestrictedChannelDTO: JSONWritable {
+    let item: RestrictedChannel
+    let channelDTO: @Sendable (ChannelView) -> ChannelDTO
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("channel", channelDTO(item.channel))
+            json.field("start_at", item.startAt)
+            json.field("end_at", item.endAt)
+            json.field("description", item.description)
+        }
+    }
+}
+
+/// An audit log entry (API.md §7.5); the admin's actions show `"actor": "admin"`.
+struct AuditEntryDTO: JSONWritable {
+    let entry: AuditEntry
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("audit_id", entry.auditID)
+            json.field("action", entry.action.rawValue)
+            json.field("actor", entry.actorID ?? "admin")
+            json.key("target_user_id")
+            if let target = entry.targetUserID { json.string(target) } else { json.null() }
+            json.key("channel_url")
+            if let channelURL = entry.channelURL { json.string(channelURL) } else { json.null() }
+            json.key("channel_type")
+            if let kind = entry.channelKind { json.string(kind.rawValue) } else { json.null() }
+            json.key("message_id")
+            if let messageID = entry.messageID { json.int(messageID) } else { json.null() }
+            json.field("details", entry.details)
+            json.field("created_at", entry.createdAt)
+        }
+    }
+}
