@@ -55,6 +55,10 @@ public struct NewRestriction: Sendable {
 
     /// Its end for a start at `now`.
     public func endAt(from now: Int64) -> Int64 {
+        Self.endAt(seconds: seconds, from: now)
+    }
+
+    public static func endAt(seconds: Int64, from now: Int64) -> Int64 {
         seconds == -1 ? Restriction.permanent : now + seconds * 1000
     }
 

@@ -80,7 +80,7 @@ public struct ModerationService: Sendable {
         return try await store.transaction { repositories in
             let context = try channel.moderationContext(channelURL, caller, repositories)
             try Self.requireMayModerate(userID, context, caller, channelURL)
-            let endAt = seconds == -1 ? Restriction.permanent : now + seconds * 1000
+            let endAt = NewRestriction.endAt(seconds: seconds, from: now)
             guard let changed = try repositories.bans.update(kind, channelURL, userID, endAt: endAt, description: description, now: now)
             else { throw Self.notRestricted(.ban, userID) }
             try repositories.auditLogs.append(

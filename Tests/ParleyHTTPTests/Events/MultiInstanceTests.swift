@@ -25,6 +25,40 @@ import Testing
         }
     }
 
+    /// Each hub keeps channel members in memory (MemberCache): a member who leaves, or is banned,
+    /// through one instance hears nothing more from the channel on a socket of the other, whose
+    /// copy of the members was current a moment before.
+    @Test func aMembershipChangeOnOneInstanceTakesEffectOnTheOther() async throws {
+        try await TestServer.withAPI { first in
+            try await TestServer.withAPI { second in
+                let cast = try await first.cast("mcache", 3)
+                let channel = try await first.createChannel(["user_ids": [cast[0], cast[1], cast[2]]])
+                let path = "/v3/group_channels/\(channel)/messages"
+                let leaver = try await second.events(cast.tokens[cast[1]]!)
+                let banned = try await second.events(cast.tokens[cast[2]]!)
+                // Warm the second instance's copy of the members.
+                _ = try await first.post(path, ["message_type": "MESG", "user_id": cast[0], "message": "before"])
+                _ = try await leaver.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "before" }
+                _ = try await banned.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "before" }
+                #expect(try await first.put("/v3/group_channels/\(channel)/leave", ["user_ids": [cast[1]]]).status == 200)
+                #expect(try await first.post("/v3/group_channels/\(channel)/ban", ["user_id": cast[2]]).status == 200)
+                _ = try await banned.waitForEvent("user_banned")
+                _ = try await first.post(path, ["message_type": "MESG", "user_id": cast[0], "message": "after"])
+                let watcher = try await second.events(cast.tokens[cast[0]]!)
+                _ = try await first.post(path, ["message_type": "MESG", "user_id": cast[0], "message": "later"])
+                _ = try await watcher.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "later" }
+                try await Task.sleep(for: .milliseconds(200))
+                for socket in [leaver, banned] {
+                    let texts = socket.events(ofType: "message_received").compactMap {
+                        ($0["data"] as? [String: Any])?["message"] as? String
+                    }
+                    #expect(texts == ["before"], "a former member heard \(texts)")
+                }
+                for socket in [leaver, banned, watcher] { socket.close() }
+            }
+        }
+    }
+
     /// An instance killed with sockets open: its users count as offline once its heartbeat is
     /// overdue, and a client reconnecting elsewhere with `after` misses nothing sent meanwhile.
     @Test func aKilledInstancesClientsResumeElsewhereMissingNothing() async throws {
