@@ -96,6 +96,7 @@ final class EventHub: Sendable {
             state.deliveredThrough = sequencer.deliveredThrough
             state.isReady = true
         }
+        var failures = 0
         for await _ in wakes {
             do {
                 // A page at a time until caught up. A gap normally fills with its transaction's
@@ -106,9 +107,19 @@ final class EventHub: Sendable {
                     more = try await poll(&sequencer)
                 }
                 if sequencer.hasGaps { schedulePoke(after: Self.gapRecheck) }
+                if failures > 0 { logger.notice("reading the event log works again", metadata: ["failures": "\(failures)"]) }
+                failures = 0
             } catch {
-                logger.warning("reading the event log failed", metadata: ["error": "\(error)"])
-                schedulePoke(after: .milliseconds(200))
+                // While the database is away every wake fails: back off (200 ms doubling to 3.2 s;
+                // NOTIFY cannot arrive meanwhile, its connection is down too) and log the first
+                // failure and then every tenth, not one line per wake.
+                if failures % 10 == 0 {
+                    logger.warning("reading the event log failed", metadata: ["error": "\(error)", "failures": "\(failures + 1)"])
+                }
+                failures += 1
+                if Task.isCancelled { return }
+                try? await Task.sleep(for: .milliseconds(200 << min(failures - 1, 4)))
+                poke()
             }
         }
     }

@@ -11,6 +11,9 @@ import Testing
         -> ConnectionPool
     {
         var configuration = ConnectionPool.Configuration(conninfo: database.conninfo, size: size)
+        // `occupy` keeps its job waiting on a lock for as long as the test needs: on a loaded
+        // machine (CI runs the suites in parallel on two cores) that can outlast the default.
+        configuration.session.lockTimeout = nil
         adjust(&configuration)
         return ConnectionPool(configuration: configuration, logger: TestDatabase.logger)
     }
