@@ -35,8 +35,8 @@ public struct ChangelogService: Sendable {
         let scope = "messages|\(channelURL)"
         let after = try position(start, scope: scope)
         let changes = try await store.read { repositories in
-            let visibleFrom = try MessageService.visibleFrom(channelURL, caller, viewer, repositories)
-            let changes = try repositories.changelogs.messageChanges(channelURL, after: after, visibleFrom: visibleFrom, limit: limit + 1)
+            let viewer = try MessageService.viewer(channelURL, caller, viewer, repositories)
+            let changes = try repositories.changelogs.messageChanges(channelURL, after: after, viewer: viewer, limit: limit + 1)
             let page = changes.prefix(limit)
             let updated = try MessageDetails.attach(page.map(\.0).filter { !$0.isRemoved }, repositories)
             return (updated, page.map(\.0).filter(\.isRemoved).map(\.messageID), page.last?.1, changes.count > limit)

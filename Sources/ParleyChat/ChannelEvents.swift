@@ -4,18 +4,24 @@ import ParleyStore
 /// The events of API.md §6.2 that the chat services append to their transactions: the payloads
 /// are read in the transaction, so they show the change as it commits.
 enum ChannelEvents {
+    /// To the joined members, except the one the message is hidden from (API.md §7.3).
     static func message(_ type: EventType, _ message: Message, _ repositories: Repositories) {
-        repositories.events.append(NewEvent(type, channelURL: message.channelURL, audience: .joinedMembers, payload: .message(message)))
+        repositories.events.append(
+            NewEvent(
+                type, channelURL: message.channelURL, audience: .joinedMembers, payload: .message(message), exceptUserID: message.hiddenFrom
+            ))
     }
 
     /// To the joined members (the invited ones too when `includeInvited`), and to `alsoTo`,
-    /// who may no longer be members (a member who left, a channel deleted).
+    /// who may no longer be members (a member who left, a channel deleted), never to `except`.
     static func channel(
         _ type: EventType, _ channelURL: String, payload: EventPayload = .nothing, includeInvited: Bool = false, alsoTo: [String] = [],
-        _ repositories: Repositories
+        except: String? = nil, _ repositories: Repositories
     ) {
         repositories.events.append(
-            NewEvent(type, channelURL: channelURL, audience: includeInvited ? .members : .joinedMembers, userIDs: alsoTo, payload: payload)
+            NewEvent(
+                type, channelURL: channelURL, audience: includeInvited ? .members : .joinedMembers, userIDs: alsoTo, payload: payload,
+                exceptUserID: except)
         )
     }
 

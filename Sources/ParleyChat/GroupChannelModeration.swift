@@ -22,4 +22,17 @@ public struct GroupChannelModeration: ModeratedChannels {
     public func resource(_ channelURL: String, viewerID: String?, _ repositories: Repositories) throws -> ChannelView {
         try ChannelViews.one(channelURL, viewerID: viewerID, repositories)
     }
+
+    public func reportedChannel(_ channelURL: String, reporterID: String, _ repositories: Repositories) throws -> ReportedChannel {
+        let context = try ChannelContext.load(channelURL, .user(reporterID), repositories, forUpdate: false)
+        try context.access.requireView(channelURL)
+        let channel = try ChannelViews.one(channelURL, viewerID: nil, repositories).channel
+        return ReportedChannel(kind: .group, channelURL: channelURL, name: channel.name, customType: channel.customType)
+    }
+
+    public func reportedMessage(_ channelURL: String, _ messageID: Int64, reporterID: String, _ repositories: Repositories) throws
+        -> Message
+    {
+        try MessageService.readable(channelURL, messageID, .user(reporterID), repositories)
+    }
 }

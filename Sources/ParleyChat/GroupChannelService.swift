@@ -83,9 +83,8 @@ public struct GroupChannelService: Sendable {
             let members =
                 showMembers || showReadReceipt || showDeliveryReceipt
                 ? try repositories.groupChannelMembers.list(
-                    channelURL, MemberFilter(), after: nil, limit: Self.embeddedMemberLimit, now: clock.nowMillis
-                ).map(
-                    \.member)
+                    channelURL, MemberFilter(), viewerID: viewer, after: nil, limit: Self.embeddedMemberLimit, now: clock.nowMillis
+                ).map(\.member)
                 : nil
             return ChannelView(
                 channel: view.channel, viewerID: viewer, membership: view.membership, members: showMembers ? members : nil,

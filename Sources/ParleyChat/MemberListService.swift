@@ -22,7 +22,8 @@ public struct MemberListService: Sendable {
         let rows = try await store.read { repositories -> [(member: Member, position: [String])] in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
-            return try repositories.groupChannelMembers.list(channelURL, filter, after: after, limit: limit + 1, now: clock.nowMillis)
+            return try repositories.groupChannelMembers.list(
+                channelURL, filter, viewerID: caller.userID, after: after, limit: limit + 1, now: clock.nowMillis)
         }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? pageTokens.encode(scope: scope, position: page.last!.position) : ""

@@ -9,7 +9,9 @@ extension MessageService {
         return try await store.transaction { repositories in
             _ = try Self.editable(channelURL, messageID, caller, repositories)
             try repositories.messages.update(messageID, update, now: now)
-            guard let message = try repositories.messages.find(channelURL, messageID) else { throw Self.notFound(messageID) }
+            guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID) else {
+                throw Self.notFound(messageID)
+            }
             let updated = try MessageDetails.attach(message, repositories)
             ChannelEvents.message(.messageUpdated, updated, repositories)
             return updated
@@ -28,7 +30,7 @@ extension MessageService {
             if let removed = try repositories.messages.markRemoved(messageID, now: now) {
                 try repositories.receipts.recordRemoval(removed)
             }
-            ChannelEvents.channel(.messageDeleted, channelURL, payload: .messageID(messageID), repositories)
+            ChannelEvents.channel(.messageDeleted, channelURL, payload: .messageID(messageID), except: message.hiddenFrom, repositories)
             // A moderator's deletion is audited; a sender's own is not.
             if message.sender?.userID != caller.userID || caller.isAdmin {
                 try ChannelEvents.audit(
@@ -38,11 +40,12 @@ extension MessageService {
         }
     }
 
-    /// The message, if the caller may change it: 404 when unseen or removed, 403 for other members.
+    /// The message, if the caller may change it: 404 when unseen, hidden from them or removed,
+    /// 403 for other members.
     static func editable(_ channelURL: String, _ messageID: Int64, _ caller: Caller, _ repositories: Repositories) throws -> Message {
         let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
-        guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
+        guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID), !message.isRemoved else {
             throw notFound(messageID)
         }
         let isSender = message.sender != nil && message.sender?.userID == caller.userID

@@ -47,7 +47,7 @@ extension MessageService {
                 if !new.isSilent {
                     try repositories.receipts.recordMentions(
                         channelURL, senderID: new.senderID, mentionType: new.mentionType,
-                        mentionedUserIDs: Array(new.mentionedUserIDs.prefix(Validation.maxMentionedUsers))
+                        mentionedUserIDs: Array(new.mentionedUserIDs.prefix(Validation.maxMentionedUsers)), hiddenFrom: message.hiddenFrom
                     )
                 }
             }
@@ -70,7 +70,7 @@ extension MessageService {
         guard let dedupID = new.dedupID, let senderID = new.senderID,
             case .some(let existingID) = try repositories.messageDedup.claim(channelURL, senderID: senderID, dedupID: dedupID, now: now)
         else { return nil }
-        guard let existingID, let existing = try repositories.messages.find(channelURL, existingID) else {
+        guard let existingID, let existing = try repositories.messages.find(channelURL, existingID, viewerID: senderID) else {
             throw ParleyError.alreadyExists("A message with dedup_id \"\(dedupID)\" is being sent.")
         }
         return try MessageDetails.attach(existing, repositories)

@@ -64,7 +64,9 @@ public struct MetaArrayService: Sendable {
                     "A meta array holds at most \(Validation.maxMetaArrayKeys) keys of \(Validation.maxMetaArrayValues) values.")
             }
             try repositories.messages.setMetaarray(messageID, result, now: now)
-            guard let changed = try repositories.messages.find(channelURL, messageID) else { throw MessageService.notFound(messageID) }
+            guard let changed = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID) else {
+                throw MessageService.notFound(messageID)
+            }
             let updated = try MessageDetails.attach(changed, repositories)
             ChannelEvents.message(.messageUpdated, updated, repositories)
             return updated

@@ -17,10 +17,10 @@ public struct ReactionService: Sendable {
         try caller.requireActingAs(userID)
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            try Self.requireReactable(channelURL, messageID, userID: userID, caller, repositories)
+            let message = try Self.reactable(channelURL, messageID, userID: userID, caller, repositories)
             let updatedAt = try repositories.reactions.add(messageID, reaction: reaction, userID: userID, now: now)
             let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: true)
-            ChannelEvents.channel(.reactionUpdated, channelURL, payload: payload, repositories)
+            ChannelEvents.channel(.reactionUpdated, channelURL, payload: payload, except: message.hiddenFrom, repositories)
             return updatedAt
         }
     }
@@ -29,12 +29,12 @@ public struct ReactionService: Sendable {
         try caller.requireActingAs(userID)
         let now = clock.nowMillis
         try await store.transaction { repositories in
-            try Self.requireReactable(channelURL, messageID, userID: userID, caller, repositories)
+            let message = try Self.reactable(channelURL, messageID, userID: userID, caller, repositories)
             guard try repositories.reactions.remove(messageID, reaction: reaction, userID: userID, now: now) else {
                 throw ParleyError.notFound("\"\(userID)\" has no reaction \"\(reaction)\" on message \(messageID).")
             }
             let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: false)
-            ChannelEvents.channel(.reactionUpdated, channelURL, payload: payload, repositories)
+            ChannelEvents.channel(.reactionUpdated, channelURL, payload: payload, except: message.hiddenFrom, repositories)
         }
     }
 
@@ -43,24 +43,26 @@ public struct ReactionService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             guard caller.isAdmin || context.access.state == .joined else { throw ParleyError.forbidden("Only members see reactions.") }
-            guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
+            guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID), !message.isRemoved else {
                 throw MessageService.notFound(messageID)
             }
             return try repositories.reactions.reactions([message.messageID])[message.messageID] ?? []
         }
     }
 
-    /// The channel is visible, the message exists, and the reacting user is a joined member.
-    private static func requireReactable(
+    /// The message, when the channel is visible, the message is there for the reacting user, and
+    /// they are a joined member.
+    private static func reactable(
         _ channelURL: String, _ messageID: Int64, userID: String, _ caller: Caller, _ repositories: Repositories
-    ) throws {
+    ) throws -> Message {
         let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
         guard try repositories.groupChannelMembers.state(channelURL, userID)?.state == .joined else {
             throw ParleyError.forbidden("\"\(userID)\" is not a joined member of \"\(channelURL)\".")
         }
-        guard let message = try repositories.messages.find(channelURL, messageID), !message.isRemoved else {
+        guard let message = try repositories.messages.find(channelURL, messageID, viewerID: userID), !message.isRemoved else {
             throw MessageService.notFound(messageID)
         }
+        return message
     }
 }

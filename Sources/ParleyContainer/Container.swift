@@ -34,6 +34,8 @@ public struct Container: Sendable {
     public let changelogs: ChangelogService
     public let moderation: ModerationService
     public let auditLogs: AuditLogService
+    public let blocks: BlockService
+    public let reports: ReportService
     /// The kinds of channel whose moderation routes exist (open channels join with their issue).
     public let moderatedChannelKinds: [ChannelKind]
     public let files: FileService
@@ -91,6 +93,10 @@ public struct Container: Sendable {
             changelogs: ChangelogService(store: store, pageTokens: pageTokens),
             moderation: ModerationService(store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels),
             auditLogs: AuditLogService(store: store, pageTokens: pageTokens),
+            blocks: BlockService(store: store, clock: clock, pageTokens: pageTokens),
+            reports: ReportService(
+                store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels,
+                reportsPerHour: config.limits.reportsPerHour),
             moderatedChannelKinds: ChannelKind.allCases.filter { moderatedChannels[$0] != nil },
             files: files,
             realtime: realtime,

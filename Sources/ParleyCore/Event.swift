@@ -64,13 +64,20 @@ public struct NewEvent: Sendable, Equatable {
     /// Recipients besides the audience (an invitee, a member who left), or the only ones.
     public let userIDs: [String]
     public let payload: EventPayload
+    /// Who never receives it, whatever the audience: the member a message is hidden from (a
+    /// block in a 1-to-1 channel) hears nothing of it, its edits, deletion and reactions included.
+    public let exceptUserID: String?
 
-    public init(_ type: EventType, channelURL: String?, audience: EventAudience, userIDs: [String] = [], payload: EventPayload = .nothing) {
+    public init(
+        _ type: EventType, channelURL: String?, audience: EventAudience, userIDs: [String] = [], payload: EventPayload = .nothing,
+        exceptUserID: String? = nil
+    ) {
         self.type = type
         self.channelURL = channelURL
         self.audience = audience
         self.userIDs = userIDs
         self.payload = payload
+        self.exceptUserID = exceptUserID
     }
 }
 
@@ -83,10 +90,11 @@ public struct Event: Sendable, Equatable {
     public let audience: EventAudience
     public let userIDs: [String]
     public let payload: EventPayload
+    public let exceptUserID: String?
 
     public init(
         eventID: Int64, type: EventType, createdAt: Int64, channelURL: String?, audience: EventAudience, userIDs: [String],
-        payload: EventPayload
+        payload: EventPayload, exceptUserID: String? = nil
     ) {
         self.eventID = eventID
         self.type = type
@@ -95,5 +103,21 @@ public struct Event: Sendable, Equatable {
         self.audience = audience
         self.userIDs = userIDs
         self.payload = payload
+        self.exceptUserID = exceptUserID
+    }
+
+    /// The event as `userID` receives it: a message whose sender they block says so.
+    public func seen(blockingSender: Bool) -> Event {
+        guard blockingSender, case .message(var message) = payload else { return self }
+        message.isSenderBlockedByViewer = true
+        return Event(
+            eventID: eventID, type: type, createdAt: createdAt, channelURL: channelURL, audience: audience, userIDs: userIDs,
+            payload: .message(message), exceptUserID: exceptUserID)
+    }
+
+    /// The sender of the message the event carries.
+    public var messageSenderID: String? {
+        if case .message(let message) = payload { return message.sender?.userID }
+        return nil
     }
 }

@@ -10,6 +10,8 @@ public struct Limits: Sendable, Equatable {
     public var jsonBodyBytes = 1024 * 1024
     /// Flood protection: most messages per second from one user in one channel (0: off).
     public var messagesPerSecond = 5
+    /// Reports one user may file per hour (duplicates folded into an earlier one do not count).
+    public var reportsPerHour = 20
     /// Session token lifetime when the request names no `expires_at`.
     public var sessionTokenLifetimeMillis: Int64 = 7 * 24 * 3600 * 1000
 

@@ -9,10 +9,12 @@ public struct Member: Sendable, Equatable {
     public let deliveredTS: Int64
     /// A mute in force: its end (-1 permanent); nil when not muted.
     public let mutedEndAt: Int64?
+    /// Whether the one listing the members blocks this one.
+    public let isBlockedByViewer: Bool
 
     public init(
         user: BasicUser, state: MemberState, isOperator: Bool, isOnline: Bool = false, lastSeenAt: Int64, readTS: Int64 = 0,
-        deliveredTS: Int64 = 0, mutedEndAt: Int64? = nil
+        deliveredTS: Int64 = 0, mutedEndAt: Int64? = nil, isBlockedByViewer: Bool = false
     ) {
         self.user = user
         self.state = state
@@ -22,6 +24,7 @@ public struct Member: Sendable, Equatable {
         self.readTS = readTS
         self.deliveredTS = deliveredTS
         self.mutedEndAt = mutedEndAt
+        self.isBlockedByViewer = isBlockedByViewer
     }
 }
 

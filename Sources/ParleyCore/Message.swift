@@ -57,11 +57,23 @@ public struct Message: Sendable, Equatable, Codable {
     public var dedupID: String?
     /// The file of a FILE message.
     public var file: FileAttachment?
+    /// The member this message is hidden from: sent into a 1-to-1 channel by a user that member
+    /// blocks (API.md §7.3). Never shown; its sender sees the message as sent.
+    public var hiddenFrom: String?
+    /// Whether the one reading the message blocks its sender (shown as the sender's
+    /// `is_blocked_by_me`): it depends on the reader, so it is filled in for each and never stored.
+    public var isSenderBlockedByViewer = false
+
+    enum CodingKeys: String, CodingKey {
+        case messageID, type, channelURL, sender, message, customType, data, mentionType, mentionedUserIDs, mentionedUsers
+        case sortedMetaarray, reactions, isOpMsg, silent, createdAt, updatedAt, isRemoved, dedupID, file, hiddenFrom
+    }
 
     public init(
         messageID: Int64, type: MessageType, channelURL: String, sender: BasicUser?, message: String, customType: String,
         data: String, mentionType: MentionType, mentionedUserIDs: [String], sortedMetaarray: [MetaArray], isOpMsg: Bool,
-        silent: Bool, createdAt: Int64, updatedAt: Int64, isRemoved: Bool, dedupID: String?, file: FileAttachment? = nil
+        silent: Bool, createdAt: Int64, updatedAt: Int64, isRemoved: Bool, dedupID: String?, file: FileAttachment? = nil,
+        hiddenFrom: String? = nil
     ) {
         self.messageID = messageID
         self.type = type
@@ -80,6 +92,7 @@ public struct Message: Sendable, Equatable, Codable {
         self.isRemoved = isRemoved
         self.dedupID = dedupID
         self.file = file
+        self.hiddenFrom = hiddenFrom
     }
 }
 
@@ -138,6 +151,22 @@ public struct MessageUpdate: Sendable {
     }
 }
 
+/// Who reads a channel's messages: `userID` (nil for the admin reading as nobody) sees the
+/// messages sent at or after `visibleFrom` (history option, reset history, hidden previous
+/// messages) that are not hidden from them by a block.
+public struct MessageViewer: Sendable {
+    public let userID: String?
+    public let visibleFrom: Int64
+
+    public init(userID: String?, visibleFrom: Int64) {
+        self.userID = userID
+        self.visibleFrom = visibleFrom
+    }
+
+    /// The admin, who sees everything.
+    public static let everything = MessageViewer(userID: nil, visibleFrom: 0)
+}
+
 /// A history window (API.md §4.3) around an anchor timestamp or message.
 public struct HistoryQuery: Sendable {
     public var anchorTimestamp: Int64
@@ -167,12 +196,15 @@ extension Validation {
 extension Message {
     /// The message `new` becomes once sent: stored (or, in an ephemeral channel, only numbered)
     /// with this id and time.
-    public init(sent new: NewMessage, messageID: Int64, channelURL: String, sender: BasicUser?, isOperator: Bool, createdAt: Int64) {
+    public init(
+        sent new: NewMessage, messageID: Int64, channelURL: String, sender: BasicUser?, isOperator: Bool, createdAt: Int64,
+        hiddenFrom: String? = nil
+    ) {
         self.init(
             messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
             customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUserIDs: new.mentionedUserIDs,
             sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: createdAt,
-            updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file
+            updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file, hiddenFrom: hiddenFrom
         )
     }
 }

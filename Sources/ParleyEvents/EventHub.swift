@@ -183,18 +183,28 @@ final class EventHub: Sendable {
     private func dispatch(_ events: [Event], through position: Int64) async throws {
         let local = localUserIDs
         var recipients: [String: [ChannelRecipient]] = [:]
+        var blockers: [String: Set<String>] = [:]
         if !local.isEmpty {
-            let channels = Set(events.compactMap { $0.audience == .users ? nil : $0.channelURL })
+            let channels = Array(Set(events.compactMap { $0.audience == .users ? nil : $0.channelURL }))
+            let senders = Array(Set(events.compactMap(\.messageSenderID)))
             // The sequencer has moved past these events: this read must not fail them away.
-            if !channels.isEmpty {
-                recipients = try await retrying { try await self.store.read { try self.members.members(of: Array(channels), $0) } }
+            if !channels.isEmpty || !senders.isEmpty {
+                (recipients, blockers) = try await retrying {
+                    try await self.store.read { repositories in
+                        (try self.members.members(of: channels, repositories), try repositories.blocks.blockers(of: senders))
+                    }
+                }
             }
         }
         let scheduleUnread = state.withLock { state in
             for event in events {
                 guard !state.subscriptions.isEmpty else { break }
                 let delivery: Delivery = event.type == .sessionEnded ? .checkSession : .event(event, SharedFrame())
+                // Those who block the sender get the message marked so (`is_blocked_by_me`), in a frame of their own.
+                let senderBlockers = event.messageSenderID.flatMap { blockers[$0] } ?? []
+                let blockerDelivery: Delivery? = senderBlockers.isEmpty ? nil : .event(event.seen(blockingSender: true), SharedFrame())
                 for userID in Self.recipients(of: event, members: recipients[event.channelURL ?? ""] ?? [], among: state.subscriptions) {
+                    let delivery = senderBlockers.contains(userID) ? blockerDelivery ?? delivery : delivery
                     state.subscriptions[userID]?.values.forEach { $0.deliver(delivery) }
                     state.unread.note(event, for: userID)
                 }
@@ -240,11 +250,11 @@ final class EventHub: Sendable {
     static func recipients(
         of event: Event, members: [ChannelRecipient], among subscriptions: [String: [String: EventSubscription]]
     ) -> Set<String> {
-        var users = Set(event.userIDs.filter { subscriptions[$0] != nil })
+        var users = Set(event.userIDs.filter { subscriptions[$0] != nil && $0 != event.exceptUserID })
         guard event.audience != .users else { return users }
         let createdAt: Int64? = if case .message(let message) = event.payload { message.createdAt } else { nil }
         for member in members where subscriptions[member.userID] != nil {
-            guard member.state == .joined || event.audience == .members else { continue }
+            guard member.state == .joined || event.audience == .members, member.userID != event.exceptUserID else { continue }
             // A message from before the member may see messages (history option, reset, hidden) is not theirs.
             if let createdAt, createdAt < member.visibleFrom { continue }
             users.insert(member.userID)

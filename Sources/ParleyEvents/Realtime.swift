@@ -199,11 +199,12 @@ extension Realtime {
             return after > last ? [.resyncRequired] : []
         }
         let limit = settings.maxReplay
-        let (purged, events) = try await store.read { repositories in
-            (
-                try repositories.events.purgedThrough(),
-                try repositories.events.replay(for: userID, after: after, through: through, limit: limit + 1)
-            )
+        let (purged, events, blocked) = try await store.read { repositories in
+            let events = try repositories.events.replay(for: userID, after: after, through: through, limit: limit + 1)
+            let senders = Array(Set(events.compactMap(\.event.messageSenderID)))
+            let blocked =
+                senders.isEmpty ? [] : try repositories.blocks.blocked(by: userID, among: senders, afterUserID: nil, limit: senders.count)
+            return (try repositories.events.purgedThrough(), events, Set(blocked.map(\.userID)))
         }
         guard after >= purged, events.count <= limit else { return [.resyncRequired] }
         return events.compactMap { replayed in
@@ -211,7 +212,8 @@ extension Realtime {
             {
                 return nil
             }
-            return replayed.event.type == .sessionEnded ? nil : .event(replayed.event, SharedFrame())
+            let event = replayed.event.seen(blockingSender: replayed.event.messageSenderID.map(blocked.contains) ?? false)
+            return event.type == .sessionEnded ? nil : .event(event, SharedFrame())
         }
     }
 }

@@ -5,12 +5,15 @@ struct BasicUserDTO: JSONWritable {
     let user: BasicUser
 
     func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.field("user_id", user.userID)
-            json.field("nickname", user.nickname)
-            json.field("profile_url", user.profileURL)
-            json.field("is_active", user.isActive)
-        }
+        json.object { json in writeFields(to: &json) }
+    }
+
+    /// The fields alone, for objects that add their own (a message's sender).
+    func writeFields(to json: inout JSONWriter) {
+        json.field("user_id", user.userID)
+        json.field("nickname", user.nickname)
+        json.field("profile_url", user.profileURL)
+        json.field("is_active", user.isActive)
     }
 }
 
@@ -90,6 +93,7 @@ struct MemberDTO: JSONWritable {
             json.field("last_seen_at", member.lastSeenAt)
             json.field("is_muted", member.mutedEndAt != nil)
             json.field("muted_end_at", member.mutedEndAt ?? 0)
+            json.field("is_blocked_by_me", member.isBlockedByViewer)
             json.field("read_ts", member.readTS)
             json.field("delivered_ts", member.deliveredTS)
         }

@@ -10,7 +10,13 @@ struct MessageDTO: JSONWritable {
             json.field("type", message.type.rawValue)
             json.field("channel_url", message.channelURL)
             json.field("channel_type", "group")
-            if let sender = message.sender { json.field("user", BasicUserDTO(user: sender)) }
+            if let sender = message.sender {
+                json.key("user")
+                json.object { json in
+                    BasicUserDTO(user: sender).writeFields(to: &json)
+                    json.field("is_blocked_by_me", message.isSenderBlockedByViewer)
+                }
+            }
             json.field("message", message.message)
             json.field("custom_type", message.customType)
             json.field("data", message.data)

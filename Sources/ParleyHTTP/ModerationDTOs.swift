@@ -87,3 +87,40 @@ struct AuditEntryDTO: JSONWritable {
         }
     }
 }
+
+/// A report (API.md §7.4).
+struct ReportDTO: JSONWritable {
+    let report: Report
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("report_id", report.reportID)
+            json.field("report_type", report.type.rawValue)
+            json.field("report_category", report.category.rawValue)
+            json.field("reporting_user", BasicUserDTO(user: report.reportingUser))
+            json.key("offending_user")
+            if let offender = report.offendingUser { json.value(BasicUserDTO(user: offender)) } else { json.null() }
+            json.key("reported_message")
+            if let message = report.reportedMessage { json.value(MessageDTO(message: message)) } else { json.null() }
+            json.key("channel")
+            if let channel = report.channel {
+                json.object { json in
+                    json.field("channel_url", channel.channelURL)
+                    json.field("channel_type", channel.kind.rawValue)
+                    json.field("name", channel.name)
+                    json.field("custom_type", channel.customType)
+                }
+            } else {
+                json.null()
+            }
+            json.field("report_description", report.description)
+            json.field("status", report.status.rawValue)
+            json.key("resolution")
+            if let resolution = report.resolution { json.string(resolution) } else { json.null() }
+            json.key("resolved_by")
+            if let resolvedBy = report.resolvedBy { json.string(resolvedBy) } else { json.null() }
+            json.field("created_at", report.createdAt)
+            json.field("updated_at", report.updatedAt)
+        }
+    }
+}

@@ -15,7 +15,12 @@ extension RequestContext {
 extension RequestContext {
     /// The `{message_id}` capture as a number (400101 otherwise).
     func messageID() throws -> Int64 {
-        guard let id = Int64(try pathParameter("message_id")) else { throw ParleyError.wrongType("message_id", expected: .number) }
+        try numberParameter("message_id")
+    }
+
+    /// A numeric capture (400101 otherwise).
+    func numberParameter(_ name: String) throws -> Int64 {
+        guard let id = Int64(try pathParameter(name)) else { throw ParleyError.wrongType(name, expected: .number) }
         return id
     }
 }

@@ -50,7 +50,12 @@ struct QueryParameters {
 
     /// One of an enum's raw values (400111 otherwise).
     func choice<T: RawRepresentable & CaseIterable>(_ key: String, default value: T) throws -> T where T.RawValue == String {
-        guard let text = parameters.get(key) else { return value }
+        try optionalChoice(key) ?? value
+    }
+
+    /// One of an enum's raw values (400111 otherwise), or nil when absent.
+    func optionalChoice<T: RawRepresentable & CaseIterable>(_ key: String) throws -> T? where T.RawValue == String {
+        guard let text = parameters.get(key) else { return nil }
         guard let choice = T(rawValue: text) else {
             throw ParleyError.invalidValue(key, "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         }

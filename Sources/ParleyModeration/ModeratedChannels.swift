@@ -12,6 +12,10 @@ public protocol ModeratedChannels: Sendable {
     func remove(_ userID: String, from channelURL: String, _ repositories: Repositories) throws
     /// The channel resource as `viewerID` reads it.
     func resource(_ channelURL: String, viewerID: String?, _ repositories: Repositories) throws -> ChannelView
+    /// The channel as a report names it, when `reporterID` may see it (404 otherwise).
+    func reportedChannel(_ channelURL: String, reporterID: String, _ repositories: Repositories) throws -> ReportedChannel
+    /// The message as `reporterID` reads it, when they may (404 otherwise).
+    func reportedMessage(_ channelURL: String, _ messageID: Int64, reporterID: String, _ repositories: Repositories) throws -> Message
 }
 
 /// A channel locked for a moderation request, used inside its transaction.

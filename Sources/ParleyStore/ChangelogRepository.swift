@@ -19,20 +19,20 @@ public struct ChangelogRepository {
     let connection: PostgresConnection
 
     /// Messages edited, reacted to or deleted after `position` (removed ones included: they are
-    /// the `deleted` of the answer), sent at or after `visibleFrom`.
+    /// the `deleted` of the answer) that `viewer` may see.
     public func messageChanges(
-        _ channelURL: String, after position: ChangePosition, visibleFrom: Int64, limit: Int
+        _ channelURL: String, after position: ChangePosition, viewer: MessageViewer, limit: Int
     ) throws -> [(Message, ChangePosition)] {
         // Message ids are numbers, compared as such: the key holds one (or "" at the start).
         let afterID = Int64(position.key) ?? -1
         let rows = try connection.query(
             """
-            SELECT \(MessageRows.columns), m.changed_at FROM \(MessageRows.from)
+            SELECT \(MessageRows.columns), m.changed_at FROM \(MessageRows.from(viewer: "$6"))
             WHERE m.channel_url = $1 AND m.changed_at > 0 AND (m.changed_at, m.message_id) > ($2::bigint, $3::bigint)
-                AND m.created_at >= $4
+                AND m.created_at >= $4 AND \(MessageRows.visible(to: "$6"))
             ORDER BY m.changed_at, m.message_id LIMIT $5
             """,
-            [channelURL, position.changedAt, afterID, visibleFrom, limit]
+            [channelURL, position.changedAt, afterID, viewer.visibleFrom, limit, viewer.userID]
         )
         let messages = try MessageRows.decode(rows)
         return try zip(messages, rows).map { message, row in

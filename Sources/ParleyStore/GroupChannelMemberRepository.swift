@@ -157,8 +157,9 @@ public struct GroupChannelMemberRepository {
         )
     }
 
-    /// A page of members after (`sortKey`, `userID`), with their sort keys for the next token.
-    public func list(_ channelURL: String, _ filter: MemberFilter, after: [String]?, limit: Int, now: Int64) throws -> [(
+    /// A page of members after (`sortKey`, `userID`), with their sort keys for the next token, as
+    /// `viewerID` sees them (whom they block).
+    public func list(_ channelURL: String, _ filter: MemberFilter, viewerID: String?, after: [String]?, limit: Int, now: Int64) throws -> [(
         member: Member, position: [String]
     )] {
         var sql = SQLBuilder()
@@ -176,6 +177,7 @@ public struct GroupChannelMemberRepository {
         case .unmuted: sql.where("mu.user_id IS NULL")
         }
         let nowParameter = sql.bind(now)
+        let viewer = sql.bind(viewerID)
         // Operators first means rank 0 for operators; the nickname order alone ranks everyone 0.
         let rank = filter.order == .operatorThenMemberAlphabetical ? "(CASE WHEN m.is_operator THEN 0 ELSE 1 END)" : "0"
         if let after, after.count == 3 {
@@ -187,10 +189,11 @@ public struct GroupChannelMemberRepository {
             """
             SELECT \(rank) AS rank, u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, m.state, m.is_operator,
                 \(PresenceRepository.isOnline("u")),
-                m.read_ts, m.delivered_ts, mu.end_at AS muted_end_at
+                m.read_ts, m.delivered_ts, mu.end_at AS muted_end_at, vb.blocker_id IS NOT NULL AS is_blocked_by_viewer
             FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
                 LEFT JOIN \(ModerationRepository.inForce("channel_mutes", "mu", kind: "group", now: nowParameter))
                     ON mu.channel_url = m.channel_url AND mu.user_id = m.user_id
+                LEFT JOIN user_blocks vb ON vb.blocker_id = \(viewer)::text AND vb.blocked_id = m.user_id
             \(sql.whereClause)
             ORDER BY 1, u.nickname COLLATE "C", u.user_id LIMIT \(sql.bind(limit))
             """,
@@ -205,7 +208,8 @@ public struct GroupChannelMemberRepository {
                 lastSeenAt: try row.decode("last_seen_at"),
                 readTS: try row.decode("read_ts"),
                 deliveredTS: try row.decode("delivered_ts"),
-                mutedEndAt: try row.decodeIfPresent("muted_end_at")
+                mutedEndAt: try row.decodeIfPresent("muted_end_at"),
+                isBlockedByViewer: try row.decode("is_blocked_by_viewer")
             )
             return (member, [String(try row.decode("rank", as: Int.self)), member.user.nickname, member.user.userID])
         }

@@ -8,6 +8,7 @@ public struct RemovedMessage: Sendable {
     public let isSilent: Bool
     public let mentionType: MentionType
     public let mentionedUserIDs: [String]
+    public let hiddenFrom: String?
 }
 
 /// SQL for `messages`.
@@ -19,6 +20,10 @@ public struct MessageRepository {
     /// keeps timestamp anchors unambiguous), records it as the channel's newest, and moves the
     /// member rows a new message moves (see the statement). `memberActivityThrottle` spares big
     /// channels from rewriting every member's sort key on every message.
+    ///
+    /// In a 1-to-1 channel whose other member blocks the sender, the message is stored hidden
+    /// from that member (API.md §7.3): it takes no unread sequence number and moves nothing of
+    /// theirs (list order, auto-unhide), so for them it never happened.
     public func insert(
         _ channelURL: String, _ new: NewMessage, sender: BasicUser?, isOperator: Bool, now: Int64, memberActivityThrottle: Int64
     ) throws -> Message {
@@ -26,19 +31,25 @@ public struct MessageRepository {
         // channel row lock) for as few round trips as possible.
         let written = try connection.query(
             """
-            WITH channel AS (
-                UPDATE group_channels SET message_seq = message_seq + 1, counted_seq = counted_seq + CASE WHEN $13 THEN 0 ELSE 1 END,
+            WITH blocker AS (
+                SELECT o.user_id FROM group_channels c
+                JOIN group_channel_members o ON o.channel_url = c.channel_url AND o.user_id <> $3::text
+                JOIN user_blocks b ON b.blocker_id = o.user_id AND b.blocked_id = $3::text
+                WHERE c.channel_url = $1 AND c.member_count = 2 AND c.peak_member_count <= 2
+            ), channel AS (
+                UPDATE group_channels SET message_seq = message_seq + 1,
+                    counted_seq = counted_seq + CASE WHEN $13 OR EXISTS (SELECT 1 FROM blocker) THEN 0 ELSE 1 END,
                     last_message_at = GREATEST($16::bigint, COALESCE(last_message_at, 0) + 1),
                     activity_at = GREATEST($16::bigint, COALESCE(last_message_at, 0) + 1)
                 WHERE channel_url = $1 RETURNING message_seq, counted_seq, last_message_at
             ), inserted AS (
                 INSERT INTO messages (message_id, channel_url, seq, counted_seq, message_type, sender_id, sender_nickname,
                     sender_profile_url, message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent,
-                    is_op_msg, dedup_id, created_at, file)
+                    is_op_msg, dedup_id, created_at, file, hidden_from)
                 SELECT nextval('message_ids'), $1, channel.message_seq, channel.counted_seq, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-                    $11::jsonb, $13, $14, $15, channel.last_message_at, $17::jsonb
+                    $11::jsonb, $13, $14, $15, channel.last_message_at, $17::jsonb, (SELECT user_id FROM blocker)
                 FROM channel
-                RETURNING message_id, counted_seq, created_at
+                RETURNING message_id, counted_seq, created_at, hidden_from
             ), members AS (
                 -- The sender has now read everything, hidden-with-auto-unhide comes back, and the
                 -- list sort key moves (throttled for big channels).
@@ -48,11 +59,11 @@ public struct MessageRepository {
                     read_ts = CASE WHEN m.user_id = $3::text THEN GREATEST(m.read_ts, inserted.created_at) ELSE m.read_ts END,
                     unread_mentions = CASE WHEN m.user_id = $3::text THEN 0 ELSE m.unread_mentions END
                 FROM inserted
-                WHERE m.channel_url = $1
+                WHERE m.channel_url = $1 AND m.user_id IS DISTINCT FROM inserted.hidden_from
                   AND (m.activity_at < inserted.created_at - $12::bigint
                        OR (m.hidden_state = 1 AND m.user_id IS DISTINCT FROM $3::text) OR m.user_id = $3::text)
             )
-            SELECT message_id, created_at FROM inserted
+            SELECT message_id, created_at, hidden_from FROM inserted
             """,
             [
                 channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
@@ -63,7 +74,8 @@ public struct MessageRepository {
         )
         return Message(
             sent: new, messageID: try written[0].decode("message_id"), channelURL: channelURL, sender: sender,
-            isOperator: isOperator, createdAt: try written[0].decode("created_at")
+            isOperator: isOperator, createdAt: try written[0].decode("created_at"),
+            hiddenFrom: try written[0].decodeIfPresent("hidden_from")
         )
     }
 
@@ -72,16 +84,22 @@ public struct MessageRepository {
         try connection.query("SELECT nextval('message_ids') AS id")[0].decode("id")
     }
 
-    public func find(_ channelURL: String, _ messageID: Int64) throws -> Message? {
+    /// The message as `viewerID` reads it (nil: as the admin); nil when it is not in the channel
+    /// or hidden from them.
+    public func find(_ channelURL: String, _ messageID: Int64, viewerID: String?) throws -> Message? {
         let rows = try connection.query(
-            "SELECT \(MessageRows.columns) FROM \(MessageRows.from) WHERE m.channel_url = $1 AND m.message_id = $2", [channelURL, messageID]
+            """
+            SELECT \(MessageRows.columns) FROM \(MessageRows.from(viewer: "$3"))
+            WHERE m.channel_url = $1 AND m.message_id = $2 AND \(MessageRows.visible(to: "$3"))
+            """,
+            [channelURL, messageID, viewerID]
         )
         return try MessageRows.decode(rows).first
     }
 
-    /// A window of history around the anchor, oldest first, hiding messages before `visibleFrom`;
-    /// nil when the anchor message is not in the channel.
-    public func history(_ channelURL: String, _ query: HistoryQuery, visibleFrom: Int64) throws -> [Message]? {
+    /// A window of history around the anchor, oldest first, as `viewer` may see it; nil when the
+    /// anchor message is not in the channel.
+    public func history(_ channelURL: String, _ query: HistoryQuery, viewer: MessageViewer) throws -> [Message]? {
         var anchorTS = query.anchorTimestamp
         var anchorID: Int64? = nil
         if let id = query.anchorMessageID {
@@ -94,8 +112,10 @@ public struct MessageRepository {
             anchorID = id
         }
         var sql = SQLBuilder()
+        let viewerID = sql.bind(viewer.userID)
         sql.where("m.channel_url = \(sql.bind(channelURL))")
-        sql.where("m.created_at >= \(sql.bind(visibleFrom))")
+        sql.where("m.created_at >= \(sql.bind(viewer.visibleFrom))")
+        sql.where(MessageRows.visible(to: viewerID))
         if !query.includeRemoved { sql.where("NOT m.is_removed") }
         if let type = query.messageType { sql.where("m.message_type = \(sql.bind(type.rawValue))") }
         if let types = query.customTypes { sql.where("m.custom_type = ANY(\(sql.bind(types))::text[])") }
@@ -109,7 +129,7 @@ public struct MessageRepository {
         let before = anchor.map { "\(key) < \($0)" } ?? "m.created_at < \(ts)"
         let after = anchor.map { "\(key) > \($0)" } ?? "m.created_at > \(ts)"
         let at = anchor.map { "\(key) = \($0)" } ?? "m.created_at = \(ts)"
-        let base = "SELECT \(MessageRows.columns) FROM \(MessageRows.from) \(sql.whereClause)"
+        let base = "SELECT \(MessageRows.columns) FROM \(MessageRows.from(viewer: viewerID)) \(sql.whereClause)"
         var statement = """
             (\(base) AND \(before) ORDER BY m.created_at DESC, m.message_id DESC LIMIT \(sql.bind(query.prevLimit)))
             UNION ALL
@@ -121,11 +141,14 @@ public struct MessageRepository {
         return query.reverse ? messages.reversed() : messages
     }
 
-    /// Messages visible from `visibleFrom` on, removed ones excluded.
-    public func count(_ channelURL: String, visibleFrom: Int64) throws -> Int {
+    /// The messages `viewer` may see, removed ones excluded.
+    public func count(_ channelURL: String, viewer: MessageViewer) throws -> Int {
         try connection.query(
-            "SELECT count(*) AS n FROM messages WHERE channel_url = $1 AND created_at >= $2 AND NOT is_removed",
-            [channelURL, visibleFrom]
+            """
+            SELECT count(*) AS n FROM messages m
+            WHERE m.channel_url = $1 AND m.created_at >= $2 AND NOT m.is_removed AND \(MessageRows.visible(to: "$3"))
+            """,
+            [channelURL, viewer.visibleFrom, viewer.userID]
         )[0].decode("n")
     }
 
@@ -163,14 +186,14 @@ public struct MessageRepository {
             UPDATE messages m SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
                 sorted_metaarray = '[]', file = NULL, updated_at = $2, changed_at = $2
             FROM messages old WHERE m.message_id = $1 AND old.message_id = m.message_id AND NOT old.is_removed
-            RETURNING m.channel_url, m.counted_seq, m.is_silent, old.mention_type, old.mentioned_user_ids
+            RETURNING m.channel_url, m.counted_seq, m.is_silent, old.mention_type, old.mentioned_user_ids, m.hidden_from
             """,
             [messageID, now]
         ).first.map { row in
             RemovedMessage(
                 channelURL: try row.decode("channel_url"), countedSeq: try row.decode("counted_seq"),
                 isSilent: try row.decode("is_silent"), mentionType: try row.decode("mention_type"),
-                mentionedUserIDs: try row.decode("mentioned_user_ids")
+                mentionedUserIDs: try row.decode("mentioned_user_ids"), hiddenFrom: try row.decodeIfPresent("hidden_from")
             )
         }
     }
@@ -189,8 +212,10 @@ public struct MessageRepository {
             CROSS JOIN LATERAL (
                 SELECT * FROM messages lm
                 WHERE lm.channel_url = u.url AND NOT lm.is_removed AND lm.created_at >= v.visible_from
+                    AND \(MessageRows.visible(to: "$2", alias: "lm"))
                 ORDER BY lm.created_at DESC, lm.message_id DESC LIMIT 1) AS m
             LEFT JOIN users su ON su.user_id = m.sender_id
+            LEFT JOIN user_blocks vb ON vb.blocker_id = $2::text AND vb.blocked_id = m.sender_id
             """,
             [channelURLs, viewerID]
         )

@@ -8,15 +8,29 @@ enum MessageRows {
         m.message_id, m.channel_url, m.message_type, m.sender_id, m.sender_nickname, m.sender_profile_url,
         COALESCE(su.is_active, false) AS sender_is_active, m.message, m.custom_type, m.data, m.mention_type,
         m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
-        m.created_at, m.updated_at, m.is_removed, m.file::text AS file
+        m.created_at, m.updated_at, m.is_removed, m.file::text AS file, m.hidden_from, vb.blocker_id IS NOT NULL AS sender_blocked
         """
-    static let from = "messages m LEFT JOIN users su ON su.user_id = m.sender_id"
+
+    /// The tables the columns come from, for the reader bound at `viewer` (a placeholder such as
+    /// `$3`, whose value may be NULL for the admin): whether they block each sender.
+    static func from(viewer: String) -> String {
+        """
+        messages m LEFT JOIN users su ON su.user_id = m.sender_id
+            LEFT JOIN user_blocks vb ON vb.blocker_id = \(viewer)::text AND vb.blocked_id = m.sender_id
+        """
+    }
+
+    /// The condition that keeps out the messages hidden from the reader bound at `viewer` (the
+    /// admin, NULL, sees them all).
+    static func visible(to viewer: String, alias: String = "m") -> String {
+        "(\(alias).hidden_from IS NULL OR \(viewer)::text IS NULL OR \(alias).hidden_from <> \(viewer)::text)"
+    }
 
     static func decode(_ rows: PostgresResult) throws -> [Message] {
         try rows.map { row in
             let senderID: String? = try row.decodeIfPresent("sender_id")
             let metaarrayText: String = try row.decode("sorted_metaarray")
-            return Message(
+            var message = Message(
                 messageID: try row.decode("message_id"),
                 type: try row.decode("message_type"),
                 channelURL: try row.decode("channel_url"),
@@ -31,8 +45,11 @@ enum MessageRows {
                 isOpMsg: try row.decode("is_op_msg"), silent: try row.decode("is_silent"),
                 createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"),
                 isRemoved: try row.decode("is_removed"), dedupID: try row.decodeIfPresent("dedup_id"),
-                file: try row.decodeIfPresent("file", as: String.self).map { try JSONColumn.value($0) }
+                file: try row.decodeIfPresent("file", as: String.self).map { try JSONColumn.value($0) },
+                hiddenFrom: try row.decodeIfPresent("hidden_from")
             )
+            message.isSenderBlockedByViewer = try row.decode("sender_blocked")
+            return message
         }
     }
 }

@@ -5,27 +5,31 @@ import Postgres
 ///
 /// A member's unread count is `channel.counted_seq - member.read_seq`, less the removed messages
 /// after `read_seq`: a subtraction and a look at the (few) removed messages, never a scan of
-/// the history, and exact for channels of any size.
+/// the history, and exact for channels of any size. A message hidden from a member by a block
+/// (API.md §7.3) took no sequence number, so it counts for nobody, and its removal corrects nothing.
 public struct ReceiptRepository {
     let connection: PostgresConnection
 
     /// The unread count of member row `m` in channel row `c`, as SQL.
     static let unreadExpression = """
         (CASE WHEN m.state = 'joined' THEN c.counted_seq - m.read_seq - (SELECT count(*) FROM messages x
-            WHERE x.channel_url = m.channel_url AND x.is_removed AND NOT x.is_silent AND x.counted_seq > m.read_seq) ELSE 0 END)
+            WHERE x.channel_url = m.channel_url AND x.is_removed AND NOT x.is_silent AND x.hidden_from IS NULL
+                AND x.counted_seq > m.read_seq) ELSE 0 END)
         """
 
     /// After a send: the mentioned joined members (every joined member for a channel mention)
-    /// have one more unread mention.
-    public func recordMentions(_ channelURL: String, senderID: String?, mentionType: MentionType, mentionedUserIDs: [String]) throws {
+    /// have one more unread mention, except the one it is hidden from.
+    public func recordMentions(
+        _ channelURL: String, senderID: String?, mentionType: MentionType, mentionedUserIDs: [String], hiddenFrom: String?
+    ) throws {
         guard mentionType == .channel || !mentionedUserIDs.isEmpty else { return }
         try connection.query(
             """
             UPDATE group_channel_members SET unread_mentions = unread_mentions + 1
-            WHERE channel_url = $1 AND state = 'joined' AND user_id IS DISTINCT FROM $2::text
+            WHERE channel_url = $1 AND state = 'joined' AND user_id IS DISTINCT FROM $2::text AND user_id IS DISTINCT FROM $5::text
               AND ($3::boolean OR user_id = ANY($4::text[]))
             """,
-            [channelURL, senderID, mentionType == .channel, mentionedUserIDs]
+            [channelURL, senderID, mentionType == .channel, mentionedUserIDs, hiddenFrom]
         )
     }
 
@@ -35,9 +39,9 @@ public struct ReceiptRepository {
         try connection.query(
             """
             UPDATE group_channel_members SET unread_mentions = GREATEST(unread_mentions - 1, 0)
-            WHERE channel_url = $1 AND read_seq < $2 AND ($3::boolean OR user_id = ANY($4::text[]))
+            WHERE channel_url = $1 AND read_seq < $2 AND ($3::boolean OR user_id = ANY($4::text[])) AND user_id IS DISTINCT FROM $5::text
             """,
-            [removed.channelURL, removed.countedSeq, removed.mentionType == .channel, removed.mentionedUserIDs]
+            [removed.channelURL, removed.countedSeq, removed.mentionType == .channel, removed.mentionedUserIDs, removed.hiddenFrom]
         )
     }
 
@@ -66,6 +70,7 @@ public struct ReceiptRepository {
                 unread_mentions = CASE WHEN GREATEST(m.read_seq, $3) >= c.counted_seq THEN 0 ELSE
                     (SELECT count(*) FROM messages x WHERE x.channel_url = m.channel_url AND x.counted_seq > GREATEST(m.read_seq, $3)
                         AND NOT x.is_removed AND NOT x.is_silent AND x.sender_id IS DISTINCT FROM m.user_id
+                        AND x.hidden_from IS DISTINCT FROM m.user_id
                         AND (x.mention_type = 'channel' OR m.user_id = ANY(x.mentioned_user_ids))) END
             FROM group_channels c
             WHERE m.channel_url = $1 AND m.user_id = $2 AND c.channel_url = m.channel_url

@@ -17,6 +17,11 @@ struct SQLBuilder {
     }
 
     var whereClause: String {
-        conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        conditions.isEmpty ? "" : "WHERE " + condition
+    }
+
+    /// Every condition, joined (`true` when there is none).
+    var condition: String {
+        conditions.isEmpty ? "true" : conditions.joined(separator: " AND ")
     }
 }

@@ -131,6 +131,8 @@ public struct Repositories {
     public var bans: ModerationRepository { ModerationRepository(connection: connection, kind: .ban) }
     public var mutes: ModerationRepository { ModerationRepository(connection: connection, kind: .mute) }
     public var auditLogs: AuditLogRepository { AuditLogRepository(connection: connection) }
+    public var blocks: BlockRepository { BlockRepository(connection: connection) }
+    public var reports: ReportRepository { ReportRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }
     public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }

@@ -38,6 +38,8 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
             moderation: container.moderation, auditLogs: container.auditLogs, clock: container.clock, channelDTO: channelDTO,
             kinds: container.moderatedChannelKinds
         ).routes)
+    v3.addRoutes(BlockController(blocks: container.blocks).routes)
+    v3.addRoutes(ReportController(reports: container.reports, kinds: container.moderatedChannelKinds).routes)
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
     v3.addRoutes(TypingController(realtime: container.realtime).routes)
     v3.addRoutes(ChangelogController(changelogs: container.changelogs, channelDTO: channelDTO).routes)

@@ -83,7 +83,8 @@ import Testing
                     connection.send(
                         "POST \(path) HTTP/1.1\r\nHost: x\r\n\(credential)\r\nContent-Type: \(type)\r\nContent-Length: 10737418240\r\n\r\n")
                 )
-                let (answer, closed) = await connection.readUntilClosed(timeout: .seconds(5))
+                // Returns at the close; the bound only needs to hold on a loaded CI machine.
+                let (answer, closed) = await connection.readUntilClosed(timeout: .seconds(20))
                 #expect(answer.hasPrefix("HTTP/1.1 413"), "\(path): \(answer)")
                 #expect(answer.lowercased().contains("connection: close"))
                 #expect(answer.contains("400110"))
