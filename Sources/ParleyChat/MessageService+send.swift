@@ -22,10 +22,9 @@ extension MessageService {
                 return (existing, false)
             }
             // Retries found above do not count; the admin is exempt.
-            if let senderID = new.senderID, !caller.isAdmin, settings.limits.messagesPerSecond > 0,
-                try repositories.sendRates.record(channelURL, senderID, now: now) > settings.limits.messagesPerSecond
-            {
-                throw ParleyError.rateLimited(retryAfter: 1)
+            if let senderID = new.senderID, !caller.isAdmin {
+                try FloodProtection.admit(
+                    senderID, into: .group, channelURL, limit: settings.limits.messagesPerSecond, now: now, repositories)
             }
             let sender = member?.user
             let isOperator = member?.isOperator ?? false

@@ -33,6 +33,40 @@ import Testing
     }
 }
 
+extension FloodProtectionTests {
+    /// Calendar-second counters let 2× the limit through a second boundary; the window slides.
+    @Test func theWindowSlidesAcrossSecondBoundaries() async throws {
+        let start: Int64 = 1_910_000_000_500
+        let time = ManualClock(start)
+        try await TestServer.withAPI({ $0.limits.messagesPerSecond = 5 }, clock: time.clock) { first in
+            try await TestServer.withAPI({ $0.limits.messagesPerSecond = 5 }, clock: time.clock) { second in
+                let users = try await first.cast("slide", 1)
+                let url = try await first.createChannel(["user_ids": [users[0]]])
+                let path = "/v3/group_channels/\(url)/messages"
+                var accepted: [Int64] = []
+                // Ten sends 100 ms apart from x.500 to x+1.400, then ten more: alternating instances.
+                for index in 0..<20 {
+                    let api = index % 2 == 0 ? first : second
+                    let response = try await api.post(path, ["message": "m\(index)"], as: users.session(0))
+                    if response.status == 201 {
+                        accepted.append(time.clock.nowMillis)
+                    } else {
+                        #expect(response.status == 429, "\(response.text)")
+                    }
+                    time.advance(by: 100)
+                }
+                // The first five pass; the calendar boundary (offset 500) resets nothing: the next
+                // passes at offset 1000, when the first has left the window, and so on.
+                #expect(accepted.map { $0 - start } == [0, 100, 200, 300, 400, 1000, 1100, 1200, 1300, 1400])
+                for (index, at) in accepted.enumerated() {
+                    let inWindow = accepted[index...].prefix { $0 < at + 1000 }.count
+                    #expect(inWindow <= 5, "\(inWindow) sends in the second from \(at - start) ms")
+                }
+            }
+        }
+    }
+}
+
 @Suite struct ReactionTests {
     @Test func membersReactAndUnreactAndEveryoneSeesIt() async throws {
         try await TestServer.withAPI { api in
