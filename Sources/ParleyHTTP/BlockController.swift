@@ -27,7 +27,9 @@ struct BlockController {
         let query = QueryParameters(request)
         let (limit, token) = try query.page()
         let page = try await blocks.list(
-            context.caller, try context.pathParameter("user_id"), among: query.list("user_ids"), limit: limit, pageToken: token)
+            context.caller, try context.pathParameter("user_id"),
+            among: try query.list("user_ids").map { try Validation.userIDs($0, field: "user_ids") },
+            limit: limit, pageToken: token)
         return JSONResponse.make(ListDTO(key: "users", items: page.items.map { BasicUserDTO(user: $0) }, next: page.next))
     }
 

@@ -15,13 +15,13 @@ struct ReportController {
             routes.post(RouterPath(base)) { try await reportChannel(kind, $0, $1) }
             routes.get("\(base)/messages/{message_id}") { request, context in
                 var filter = ReportFilter()
-                filter.channel = (kind, try context.pathParameter("channel_url"))
+                filter.channel = (kind, try Validation.channelURL(try context.pathParameter("channel_url")))
                 filter.messageID = try context.messageID()
                 return try await list(filter, request, context)
             }
             routes.get(RouterPath(base)) { request, context in
                 var filter = ReportFilter()
-                filter.channel = (kind, try context.pathParameter("channel_url"))
+                filter.channel = (kind, try Validation.channelURL(try context.pathParameter("channel_url")))
                 filter.type = .channel
                 return try await list(filter, request, context)
             }
@@ -29,7 +29,7 @@ struct ReportController {
         routes.post("report/users/{offending_user_id}", use: reportUser)
         routes.get("report/users/{offending_user_id}") { request, context in
             var filter = ReportFilter()
-            filter.offendingUserID = try context.pathParameter("offending_user_id")
+            filter.offendingUserID = try Validation.userID(try context.pathParameter("offending_user_id"), field: "offending_user_id")
             filter.type = .user
             return try await list(filter, request, context)
         }
@@ -42,7 +42,7 @@ struct ReportController {
         let body = try await request.decode(as: ReportBody.self, context: context)
         let (report, created) = try await reports.reportMessage(
             context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(),
-            offendingUserID: body.offendingUserID, try body.filing())
+            offendingUserID: try body.offendingUserID.map { try Validation.userID($0, field: "offending_user_id") }, try body.filing())
         return JSONResponse.make(ReportDTO(report: report), status: created ? .created : .ok)
     }
 
@@ -68,7 +68,8 @@ struct ReportController {
         case (_?, nil): throw ParleyError.missing("channel_url")
         }
         let (report, created) = try await reports.reportUser(
-            context.caller, try context.pathParameter("offending_user_id"), in: channel, try body.filing())
+            context.caller, try Validation.userID(try context.pathParameter("offending_user_id"), field: "offending_user_id"), in: channel,
+            try body.filing())
         return JSONResponse.make(ReportDTO(report: report), status: created ? .created : .ok)
     }
 
