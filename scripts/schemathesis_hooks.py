@@ -5,9 +5,10 @@ they depend on the credentials, on another parameter or on time. The run is made
 admin's `Api-Token`, so a schema-valid request that breaks one of these rules is refused with a
 documented 400, which schemathesis would report as "schema-valid request rejected". The hook
 below completes *positive* test cases (those schemathesis generated to be valid) so that they
-keep these rules; negative cases are sent as generated. Each rule names the description that
-states it. The hook also keeps the seeded test data from being deleted (see below), and works
-around a thread-safety bug of Python 3.11 that schemathesis' two workers would hit.
+keep these rules; negative cases are sent as generated (but for one value multipart cannot carry,
+see `_keep_multipart_booleans_wrong`). Each rule names the description that states it. The hook
+also keeps the seeded test data from being deleted or locked out (see below), and works around a
+thread-safety bug of Python 3.11 that schemathesis' two workers would hit.
 """
 
 import itertools
@@ -36,11 +37,15 @@ try:
 except (ImportError, AttributeError):
     pass
 
-# A seeded member of both seeded channels that the dictionaries never name, so that generated
-# requests do not delete or deactivate it (scripts/schemathesis).
+# A seeded member of both seeded group channels and participant of both seeded open channels
+# that the dictionaries never name, so that generated requests do not delete or deactivate it
+# (scripts/schemathesis).
 SEEDED_USER = "carol"
-# The seeded member who leaves, so that carol stays.
+# The seeded member who leaves (and the participant who exits), so that carol stays.
 LEAVING_USER = "erin"
+# The seeded user banned and muted in the seeded open channels, so that the others stay
+# participants (a ban makes a participant exit and refuses their enters and sends).
+RESTRICTED_USER = "mallory"
 
 # --- Keeping the seeded data for the whole run (test fixtures, not API rules) ----------------
 # The examples and coverage phases send the spec's example values (`alice`, the channel
@@ -54,6 +59,14 @@ SEEDED_MESSAGES = {int(i) for i in os.environ.get("PARLEY_ST_SEEDED_MESSAGES", "
 DISPOSABLE_USERS = itertools.cycle(["temp-1", "temp-2", "temp-3"])
 DISPOSABLE_CHANNELS = itertools.cycle(["st-temp-1", "st-temp-2", "st-temp-3"])
 DISPOSABLE_MESSAGES = itertools.cycle([int(i) for i in os.environ.get("PARLEY_ST_DISPOSABLE_MESSAGES", "0").split(",") if i])
+# The same for open channels (their messages are in SEEDED_OPEN_CHANNEL).
+SEEDED_OPEN_CHANNEL = "open_5e1b7c9d2a4f4e8b9c0d1e2f3a4b5c6d"
+SEEDED_OPEN_CHANNELS = {SEEDED_OPEN_CHANNEL, "st-open-second"}
+SEEDED_OPEN_MESSAGES = {int(i) for i in os.environ.get("PARLEY_ST_SEEDED_OPEN_MESSAGES", "").split(",") if i}
+DISPOSABLE_OPEN_CHANNELS = itertools.cycle(["st-open-temp-1", "st-open-temp-2", "st-open-temp-3"])
+DISPOSABLE_OPEN_MESSAGES = itertools.cycle(
+    [int(i) for i in os.environ.get("PARLEY_ST_DISPOSABLE_OPEN_MESSAGES", "0").split(",") if i]
+)
 
 
 def _as_int(value):
@@ -61,6 +74,9 @@ def _as_int(value):
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+OPEN_RESTRICTIONS = {("POST", "/v3/open_channels/{channel_url}/ban"), ("POST", "/v3/open_channels/{channel_url}/mute")}
 
 
 def _keep_seeded_data(case, operation):
@@ -75,6 +91,38 @@ def _keep_seeded_data(case, operation):
         user_ids = case.body.get("user_ids")
         if isinstance(user_ids, list) and SEEDED_USER in user_ids:
             case.body = {**case.body, "user_ids": [LEAVING_USER if u == SEEDED_USER else u for u in user_ids]}
+    elif operation == ("DELETE", "/v3/open_channels/{channel_url}") and path.get("channel_url") in SEEDED_OPEN_CHANNELS:
+        case.path_parameters = {**path, "channel_url": next(DISPOSABLE_OPEN_CHANNELS)}
+    elif operation == ("DELETE", "/v3/open_channels/{channel_url}/messages/{message_id}") and _as_int(path.get("message_id")) in SEEDED_OPEN_MESSAGES:
+        case.path_parameters = {**path, "message_id": next(DISPOSABLE_OPEN_MESSAGES)}
+    elif operation in OPEN_RESTRICTIONS and path.get("channel_url") in SEEDED_OPEN_CHANNELS and isinstance(case.body, dict):
+        # The examples phase bans alice (the spec's example user) at once, for good; bans and
+        # mutes of seeded users in the seeded open channels go to mallory instead.
+        if case.body.get("user_id") in SEEDED_USERS:
+            case.body = {**case.body, "user_id": RESTRICTED_USER}
+    elif operation == ("PUT", "/v3/open_channels/{channel_url}/exit"):
+        # carol stays in the seeded open channels: an exit that names her (in the body, else the
+        # query) names erin instead.
+        if isinstance(case.body, dict) and case.body.get("user_id") == SEEDED_USER:
+            case.body = {**case.body, "user_id": LEAVING_USER}
+        if isinstance(case.query, dict) and case.query.get("user_id") == SEEDED_USER:
+            case.query = {**case.query, "user_id": LEAVING_USER}
+
+
+# The spec's example channel URL is the seeded group channel's (`group_3f2a…`), which no open
+# channel can have (the kinds share one URL namespace): on an open channel's path, the examples
+# and coverage phases would only ever meet a 404. A positive case naming a seeded group channel
+# on such a path names the seeded open channel instead (test fixtures, not an API rule).
+OPEN_CHANNEL_PATHS = ("/v3/open_channels/{channel_url}", "/v3/report/open_channels/{channel_url}")
+
+
+def _aim_at_open_channel(case):
+    if not case.path.startswith(OPEN_CHANNEL_PATHS):
+        return
+    path = case.path_parameters if isinstance(case.path_parameters, dict) else {}
+    if path.get("channel_url") in SEEDED_CHANNELS:
+        case.path_parameters = {**path, "channel_url": SEEDED_OPEN_CHANNEL}
+
 
 # Operations that act for one user named by `user_id` in the body or the query, or else the
 # session user: with `Api-Token` one of the two is required (400105), which their descriptions
@@ -90,6 +138,20 @@ ACTING_USER_OPERATIONS = {
     ("PUT", "/v3/group_channels/{channel_url}/messages/mark_as_delivered"),
     ("POST", "/v3/group_channels/{channel_url}/messages/{message_id}/reactions"),
     ("DELETE", "/v3/group_channels/{channel_url}/messages/{message_id}/reactions"),
+    ("PUT", "/v3/open_channels/{channel_url}/enter"),
+    ("PUT", "/v3/open_channels/{channel_url}/exit"),
+    ("POST", "/v3/open_channels/{channel_url}/messages/{message_id}/reactions"),
+    ("DELETE", "/v3/open_channels/{channel_url}/messages/{message_id}/reactions"),
+}
+# The acting user those operations get: carol, except that erin is the one who exits.
+ACTING_USER_FOR = {("PUT", "/v3/open_channels/{channel_url}/exit"): LEAVING_USER}
+REACTION_REMOVALS = {
+    ("DELETE", "/v3/group_channels/{channel_url}/messages/{message_id}/reactions"),
+    ("DELETE", "/v3/open_channels/{channel_url}/messages/{message_id}/reactions"),
+}
+MESSAGE_SENDS = {
+    ("POST", "/v3/group_channels/{channel_url}/messages"),
+    ("POST", "/v3/open_channels/{channel_url}/messages"),
 }
 
 
@@ -101,12 +163,34 @@ def _given(value):
     return value is not None
 
 
+# UploadFileMessageRequest: in `multipart/form-data` every field is text, and `is_silent` and
+# `require_auth` take `true`, `false`, `1` or `0` (the upload's 400104 description). A negative
+# case that gives one of them a value of another type that is sent as one of those texts (the
+# number 0, the string "true") is a valid request on the wire, so it is sent with `2` instead,
+# still of the wrong type. (The one change made to negative cases.)
+MULTIPART_BOOLEAN_TEXTS = {"true", "false", "1", "0"}
+
+
+def _keep_multipart_booleans_wrong(case, operation):
+    if operation not in MESSAGE_SENDS or not isinstance(case.body, dict):
+        return
+    if not (case.media_type or "").startswith("multipart/form-data"):
+        return
+    for field in ("is_silent", "require_auth"):
+        value = case.body.get(field)
+        if value is not None and not isinstance(value, bool) and str(value) in MULTIPART_BOOLEAN_TEXTS:
+            case.body = {**case.body, field: 2}
+
+
 @schemathesis.hook
 def before_call(context, case, **kwargs):
     meta = case.meta
+    if meta is not None and meta.generation.mode == GenerationMode.NEGATIVE:
+        _keep_multipart_booleans_wrong(case, (case.method.upper(), case.path))
     if meta is None or meta.generation.mode != GenerationMode.POSITIVE:
         return
     operation = (case.method.upper(), case.path)
+    _aim_at_open_channel(case)
     _keep_seeded_data(case, operation)
     query = case.query if isinstance(case.query, dict) else None
     body = _body_dict(case)
@@ -138,11 +222,11 @@ def before_call(context, case, **kwargs):
         in_body = body is not None and _given(body.get("user_id"))
         in_query = query is not None and _given(query.get("user_id"))
         if not in_body and not in_query:
-            case.query = {**(query or {}), "user_id": SEEDED_USER}
+            case.query = {**(query or {}), "user_id": ACTING_USER_FOR.get(operation, SEEDED_USER)}
             query = case.query
 
     # DELETE …/reactions: "the reaction to remove; required unless the body gives `reaction`".
-    if operation == ("DELETE", "/v3/group_channels/{channel_url}/messages/{message_id}/reactions"):
+    if operation in REACTION_REMOVALS:
         if not (query and _given(query.get("reaction"))) and not (body and _given(body.get("reaction"))):
             case.query = {**(query or {}), "reaction": "thumbs_up"}
 
@@ -157,8 +241,8 @@ def before_call(context, case, **kwargs):
             case.body = {**(body or {}), "user_ids": [LEAVING_USER]}
 
     # SendMessageRequest / UploadFileMessageRequest: the sender `user_id` is "required with
-    # Api-Token" (except for ADMM).
-    if operation == ("POST", "/v3/group_channels/{channel_url}/messages") and body is not None:
+    # Api-Token" (except for ADMM). (In an open channel carol is a participant, so she may send.)
+    if operation in MESSAGE_SENDS and body is not None:
         if body.get("message_type") != "ADMM" and not _given(body.get("user_id")):
             case.body = {**body, "user_id": SEEDED_USER}
 

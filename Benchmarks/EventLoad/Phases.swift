@@ -3,11 +3,16 @@ import Foundation
 import NIOCore
 import Synchronization
 
-/// One channel's members each hold a socket; messages go into the channel at a steady rate.
+/// One channel's members (or an open channel's participants) each hold a socket; messages go
+/// into the channel at a steady rate.
 struct FanOut {
     let tokens: [String]
     let wsPort: Int
     let httpPort: Int
+    /// `group_channels` or `open_channels`: in an open channel, smart throttling lets each
+    /// participant receive at most a few of the others' messages per second, so the run waits a
+    /// fixed drain rather than for every delivery, and reports what each socket received.
+    let kind: String
     let channelURL: String
     let senderID: String
     let rate: Int
@@ -33,7 +38,7 @@ struct FanOut {
 
             let (cpu, servers, postgres) = (ownCPUSeconds(), serverPIDs.map(processCPUSeconds), clusterCPUSeconds(postgresPID))
             let (machine, wallStart) = (MachineTimes.now(), monotonicNanos())
-            let path = "/v3/group_channels/\(channelURL)/messages"
+            let path = "/v3/\(kind)/\(channelURL)/messages"
             let responseTimes = Mutex<[UInt32]>([])
             var lags: [UInt32] = []
             var responses: [EventLoopFuture<HTTPConnection.Response>] = []
@@ -57,8 +62,9 @@ struct FanOut {
             for response in responses where !(200..<300).contains((try? await response.get().status) ?? 0) { failed += 1 }
             let sendSeconds = Double(monotonicNanos() - wallStart) / 1e9
 
-            let deadline = clock.now + Self.drain
-            while sockets.delivered.load(ordering: .relaxed) < expected && clock.now < deadline {
+            let throttled = kind == "open_channels"
+            let deadline = clock.now + (throttled ? .seconds(2) : Self.drain)
+            while (throttled || sockets.delivered.load(ordering: .relaxed) < expected) && clock.now < deadline {
                 try await clock.sleep(for: .milliseconds(5))
             }
             let wallSeconds = Double(monotonicNanos() - wallStart) / 1e9
@@ -88,6 +94,12 @@ struct FanOut {
             "latency_ms p50 \(ms(percentile(latencies, 0.5))) p90 \(ms(percentile(latencies, 0.9))) p99 \(ms(percentile(latencies, 0.99))) max \(ms(latencies.last))"
         )
         say("frames \(totals.frames) message_events \(totals.messageEvents)")
+        // The sender's own socket receives all of its messages; everyone else's is throttled.
+        let full = totals.perSocket.filter { $0.received == count }
+        let others = totals.perSocket.filter { $0.received < count }
+        say(
+            "per_socket full \(full.count) others \(others.count) others_received min \(others.map(\.received).min() ?? 0) max \(others.map(\.received).max() ?? 0) others_max_per_second \(others.map(\.maxPerSecond).max() ?? 0)"
+        )
     }
 
     private func ms(_ micros: UInt32?) -> String {

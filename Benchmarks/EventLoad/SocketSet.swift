@@ -40,6 +40,9 @@ final class SocketSet: Sendable {
         var duplicates = 0
         var foreign = 0
         var missing = 0
+        /// Per socket: benchmark messages received, and the most within one second (smart
+        /// throttling of open channels caps what others' messages a socket gets per second).
+        var perSocket: [(received: Int, maxPerSecond: Int)] = []
         var failedToOpen = 0
         var closedEarly = 0
         var closeCodes: [String: Int] = [:]
@@ -236,6 +239,10 @@ private struct Receiver {
     var messageEvents = 0
     var duplicates = 0
     var foreign = 0
+    var second: UInt64 = 0
+    var inSecond = 0
+    var maxPerSecond = 0
+    var receipts: [(UInt64, Int)] = []
     let messageCount: Int
 
     init(messageCount: Int) {
@@ -274,6 +281,13 @@ private struct Receiver {
                 return .messageEvent
             }
             seen[word] |= bit
+            if now / 1_000_000_000 != second {
+                second = now / 1_000_000_000
+                inSecond = 0
+            }
+            inSecond += 1
+            maxPerSecond = max(maxPerSecond, inSecond)
+            receipts.append((now, sequence))
             latencies.append(UInt32(min((now &- UInt64(stamp)) / 1000, UInt64(UInt32.max))))
             return .newBenchmarkMessage
         }
@@ -312,5 +326,11 @@ private struct Receiver {
         totals.duplicates += duplicates
         totals.foreign += foreign
         totals.missing += messageCount - latencies.count
+        totals.perSocket.append((latencies.count, maxPerSecond))
+        if maxPerSecond > 5 && latencies.count < messageCount && ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+            let first = receipts.first?.0 ?? 0
+            FileHandle.standardError.write(
+                Data("worst: \(receipts.prefix(60).map { "\(($0.0 - first) / 1_000_000):\($0.1)" }.joined(separator: " "))\n".utf8))
+        }
     }
 }

@@ -5,7 +5,8 @@
 //       reads user ids (one a line) on stdin, issues a session token for each through the API,
 //       prints "user_id token" lines
 //   parley-event-load fanout --tokens FILE --ws-port P --http-port P --channel URL --sender USER
-//                            [--rate 50] [--seconds 20] [--server-pids PID,PID] [--postgres-pid PID]
+//                            [--kind group_channels|open_channels] [--rate 50] [--seconds 20]
+//                            [--server-pids PID,PID] [--postgres-pid PID]
 //       opens one socket per token, sends rate × seconds messages into the channel at a steady
 //       pace (the send time in each message's text), waits for every delivery and prints what
 //       arrived, the send-to-receive latencies, and the CPU the client, the servers and PostgreSQL
@@ -36,7 +37,8 @@ do {
     case "fanout":
         try await FanOut(
             tokens: try readTokens(options.string("tokens")), wsPort: options.int("ws-port"), httpPort: options.int("http-port"),
-            channelURL: options.string("channel"), senderID: options.string("sender"), rate: options.int("rate", default: 50),
+            kind: options.string("kind", default: "group_channels"), channelURL: options.string("channel"),
+            senderID: options.string("sender"), rate: options.int("rate", default: 50),
             seconds: options.int("seconds", default: 20), serverPIDs: options.list("server-pids"),
             postgresPID: Int32(options.int("postgres-pid", default: 0))
         ).run()
@@ -70,8 +72,8 @@ struct Options {
         if index != arguments.count { usage() }
     }
 
-    func string(_ name: String) -> String {
-        guard let value = values[name] else {
+    func string(_ name: String, default fallback: String? = nil) -> String {
+        guard let value = values[name] ?? fallback else {
             FileHandle.standardError.write(Data("parley-event-load: --\(name) is required\n".utf8))
             exit(2)
         }

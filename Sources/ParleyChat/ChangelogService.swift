@@ -35,7 +35,8 @@ public struct ChangelogService: Sendable {
         let scope = "messages|\(channelURL)"
         let after = try position(start, scope: scope)
         let changes = try await store.read { repositories in
-            let viewer = try MessageService.viewer(channelURL, caller, viewer, repositories)
+            // Group channels only: `now` matters only for an open channel's ban check.
+            let viewer = try MessageService.viewer(.group, channelURL, caller, viewer, now: 0, repositories)
             let changes = try repositories.changelogs.messageChanges(channelURL, after: after, viewer: viewer, limit: limit + 1)
             let page = changes.prefix(limit)
             let updated = try MessageDetails.attach(page.map(\.0).filter { !$0.isRemoved }, repositories)

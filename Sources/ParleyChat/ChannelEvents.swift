@@ -8,20 +8,22 @@ enum ChannelEvents {
     static func message(_ type: EventType, _ message: Message, _ repositories: Repositories) {
         repositories.events.append(
             NewEvent(
-                type, channelURL: message.channelURL, audience: .joinedMembers, payload: .message(message), exceptUserID: message.hiddenFrom
+                type, channelURL: message.channelURL, audience: .joinedMembers, payload: .message(message),
+                exceptUserID: message.hiddenFrom,
+                channelKind: message.channelKind
             ))
     }
 
     /// To the joined members (the invited ones too when `includeInvited`), and to `alsoTo`,
     /// who may no longer be members (a member who left, a channel deleted), never to `except`.
     static func channel(
-        _ type: EventType, _ channelURL: String, payload: EventPayload = .nothing, includeInvited: Bool = false, alsoTo: [String] = [],
-        except: String? = nil, _ repositories: Repositories
+        _ type: EventType, _ channelURL: String, kind: ChannelKind = .group, payload: EventPayload = .nothing, includeInvited: Bool = false,
+        alsoTo: [String] = [], except: String? = nil, _ repositories: Repositories
     ) {
         repositories.events.append(
             NewEvent(
                 type, channelURL: channelURL, audience: includeInvited ? .members : .joinedMembers, userIDs: alsoTo, payload: payload,
-                exceptUserID: except)
+                exceptUserID: except, channelKind: kind)
         )
     }
 
@@ -59,14 +61,14 @@ enum ChannelEvents {
         channel(.operatorsChanged, channelURL, payload: .users(operators), repositories)
     }
 
-    /// The audit row of a moderator's action on a group channel (API.md §7.5).
+    /// The audit row of a moderator's action on a channel (API.md §7.5).
     static func audit(
-        _ action: AuditAction, _ caller: Caller, _ channelURL: String, targetUserID: String? = nil, messageID: Int64? = nil,
-        details: [String: String] = [:], _ repositories: Repositories
+        _ action: AuditAction, _ caller: Caller, _ channelURL: String, kind: ChannelKind = .group, targetUserID: String? = nil,
+        messageID: Int64? = nil, details: [String: String] = [:], _ repositories: Repositories
     ) throws {
         try repositories.auditLogs.append(
             NewAuditEntry(
-                action, actorID: caller.userID, targetUserID: targetUserID, channelKind: .group, channelURL: channelURL,
+                action, actorID: caller.userID, targetUserID: targetUserID, channelKind: kind, channelURL: channelURL,
                 messageID: messageID,
                 details: details))
     }

@@ -19,8 +19,8 @@ public struct GroupChannelModeration: ModeratedChannels {
         try MembershipService.leave(userID, channelURLs: [channelURL], repositories)
     }
 
-    public func resource(_ channelURL: String, viewerID: String?, _ repositories: Repositories) throws -> ChannelView {
-        try ChannelViews.one(channelURL, viewerID: viewerID, repositories)
+    public func resource(_ channelURL: String, viewerID: String?, _ repositories: Repositories) throws -> ChannelResource {
+        .group(try ChannelViews.one(channelURL, viewerID: viewerID, repositories))
     }
 
     public func reportedChannel(_ channelURL: String, reporterID: String, _ repositories: Repositories) throws -> ReportedChannel {
@@ -30,9 +30,9 @@ public struct GroupChannelModeration: ModeratedChannels {
         return ReportedChannel(kind: .group, channelURL: channelURL, name: channel.name, customType: channel.customType)
     }
 
-    public func reportedMessage(_ channelURL: String, _ messageID: Int64, reporterID: String, _ repositories: Repositories) throws
-        -> Message
+    public func reportedMessage(_ channelURL: String, _ messageID: Int64, reporterID: String, now: Int64, _ repositories: Repositories)
+        throws -> Message
     {
-        try MessageService.readable(channelURL, messageID, .user(reporterID), repositories)
+        try MessageService.readable(.group, channelURL, messageID, .user(reporterID), now: now, repositories)
     }
 }

@@ -175,8 +175,10 @@ func requireUsersExist(_ userIDs: [String], _ repositories: Repositories) throws
 }
 
 extension MembershipService: ChannelDeparture {
-    /// Deactivation and deletion take the user out of every channel (their locks are taken).
+    /// Deactivation and deletion take the user out of every channel (their locks are taken),
+    /// open channels included.
     public func leaveAll(_ userID: String, _ repositories: Repositories) throws {
         try Self.leave(userID, channelURLs: nil, repositories)
+        try ParticipantService.exitAll(userID, repositories)
     }
 }

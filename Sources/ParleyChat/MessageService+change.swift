@@ -4,10 +4,12 @@ import ParleyStore
 /// Editing and deleting messages (API.md §4.4).
 extension MessageService {
     /// The sender, the channel's operators and the admin edit; `updated_at` records when.
-    public func update(_ caller: Caller, _ channelURL: String, _ messageID: Int64, _ update: MessageUpdate) async throws -> Message {
+    public func update(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ update: MessageUpdate)
+        async throws -> Message
+    {
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            _ = try Self.editable(channelURL, messageID, caller, repositories)
+            _ = try Self.editable(kind, channelURL, messageID, caller, repositories)
             try repositories.messages.update(messageID, update, now: now)
             guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID) else {
                 throw Self.notFound(messageID)
@@ -21,20 +23,22 @@ extension MessageService {
     /// The sender, the channel's operators and the admin delete (soft: the content goes, and an
     /// uploaded file's bytes once the removal has committed); the message stops counting as an
     /// unread mention.
-    public func delete(_ caller: Caller, _ channelURL: String, _ messageID: Int64) async throws {
+    public func delete(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64) async throws {
         let now = clock.nowMillis
         let files = files
         try await store.transaction { repositories in
-            let message = try Self.editable(channelURL, messageID, caller, repositories)
+            let message = try Self.editable(kind, channelURL, messageID, caller, repositories)
             let fileIDs = try repositories.files.removeForMessage(messageID)
             if let removed = try repositories.messages.markRemoved(messageID, now: now) {
                 try repositories.receipts.recordRemoval(removed)
             }
-            ChannelEvents.channel(.messageDeleted, channelURL, payload: .messageID(messageID), except: message.hiddenFrom, repositories)
+            ChannelEvents.channel(
+                .messageDeleted, channelURL, kind: kind, payload: .messageID(messageID), except: message.hiddenFrom, repositories)
             // A moderator's deletion is audited; a sender's own is not.
             if message.sender?.userID != caller.userID || caller.isAdmin {
                 try ChannelEvents.audit(
-                    .messageDeleted, caller, channelURL, targetUserID: message.sender?.userID, messageID: messageID, repositories)
+                    .messageDeleted, caller, channelURL, kind: kind, targetUserID: message.sender?.userID, messageID: messageID,
+                    repositories)
             }
             if !fileIDs.isEmpty { repositories.afterCommit { await files.removeStoredFiles(fileIDs) } }
         }
@@ -42,8 +46,10 @@ extension MessageService {
 
     /// The message, if the caller may change it: 404 when unseen, hidden from them or removed,
     /// 403 for other members.
-    static func editable(_ channelURL: String, _ messageID: Int64, _ caller: Caller, _ repositories: Repositories) throws -> Message {
-        let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
+    static func editable(_ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ caller: Caller, _ repositories: Repositories)
+        throws -> Message
+    {
+        let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
         guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID), !message.isRemoved else {
             throw notFound(messageID)

@@ -10,13 +10,15 @@ extension MessageService {
 
     /// Sends a message; `created` is false when a retry with the same `dedup_id` found the
     /// message the first attempt made (an uploaded file of the retry is then deleted).
-    public func send(_ caller: Caller, _ channelURL: String, _ new: NewMessage) async throws -> (message: Message, created: Bool) {
+    public func send(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ new: NewMessage) async throws -> (
+        message: Message, created: Bool
+    ) {
         if new.type == .admin { try caller.requireAdmin() }
         if let senderID = new.senderID { try caller.requireActingAs(senderID) }
         let now = clock.nowMillis
         let (settings, files) = (settings, files)
         return try await store.transaction { repositories in
-            let (record, member) = try Self.authorizeSend(caller, channelURL, senderID: new.senderID, now: now, repositories)
+            let (record, member) = try Self.authorizeSend(caller, kind, channelURL, senderID: new.senderID, now: now, repositories)
             if !record.isEphemeral, let existing = try Self.earlierSend(channelURL, new, now: now, repositories) {
                 if let fileID = new.file?.fileID { repositories.afterCommit { await files.discard(fileID) } }
                 return (existing, false)
@@ -24,7 +26,7 @@ extension MessageService {
             // Retries found above do not count; the admin is exempt.
             if let senderID = new.senderID, !caller.isAdmin {
                 try FloodProtection.admit(
-                    senderID, into: .group, channelURL, limit: settings.limits.messagesPerSecond, now: now, repositories)
+                    senderID, into: kind, channelURL, limit: settings.limits.messagesPerSecond, now: now, repositories)
             }
             let sender = member?.user
             let isOperator = member?.isOperator ?? false
@@ -32,8 +34,13 @@ extension MessageService {
             if record.isEphemeral {
                 message = Message(
                     sent: new, messageID: try repositories.messages.nextID(), channelURL: channelURL, sender: sender,
-                    isOperator: isOperator, createdAt: now
+                    isOperator: isOperator, createdAt: now, channelKind: kind
                 )
+            } else if kind == .open {
+                message = try repositories.messages.insertOpen(channelURL, new, sender: sender, isOperator: isOperator, now: now)
+                if let dedupID = new.dedupID, let senderID = new.senderID {
+                    try repositories.messageDedup.complete(channelURL, senderID: senderID, dedupID: dedupID, messageID: message.messageID)
+                }
             } else {
                 message = try repositories.messages.insert(
                     channelURL, new, sender: sender, isOperator: isOperator, now: now,
@@ -76,15 +83,16 @@ extension MessageService {
     }
 
     /// The channel and the sender's membership, read once (the send path is the hottest write),
-    /// if the sender may send: 404 for a channel they cannot see, 403 when not joined, banned
-    /// (900100), muted (900041) or frozen.
+    /// if the sender may send: 404 for a channel they cannot see, 403 when not joined (not a
+    /// participant of an open channel), banned (900100), muted (900041) or frozen.
     ///
     /// The channel row is locked first, as a ban or mute locks it: a ban that commits while this
     /// send waits is seen by the reads that follow, so no message of a banned user is accepted
     /// after the ban.
     static func authorizeSend(
-        _ caller: Caller, _ channelURL: String, senderID: String?, now: Int64, _ repositories: Repositories
-    ) throws -> (GroupChannelRecord, (state: MemberState, isOperator: Bool, user: BasicUser)?) {
+        _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, senderID: String?, now: Int64, _ repositories: Repositories
+    ) throws -> (ChannelRecord, (state: MemberState, isOperator: Bool, user: BasicUser)?) {
+        if kind == .open { return try authorizeOpenSend(caller, channelURL, senderID: senderID, now: now, repositories) }
         guard let record = try repositories.groupChannels.find(channelURL, forUpdate: true) else {
             throw ChannelAccess.notFound(channelURL)
         }
@@ -99,5 +107,27 @@ extension MessageService {
         try ModerationRules.requireNotMuted(mutedUntil: sender?.mutedUntil, now: now)
         if record.freeze && !caller.isAdmin && !(member?.isOperator ?? false) { throw ParleyError.channelFrozen }
         return (record, member)
+    }
+
+    /// `authorizeSend` for an open channel: only participants send (API.md §8.3); operators
+    /// write while it is frozen.
+    private static func authorizeOpenSend(
+        _ caller: Caller, _ channelURL: String, senderID: String?, now: Int64, _ repositories: Repositories
+    ) throws -> (ChannelRecord, (state: MemberState, isOperator: Bool, user: BasicUser)?) {
+        guard let record = try repositories.openChannels.find(channelURL, forUpdate: true) else {
+            throw ChannelAccess.notFound(channelURL)
+        }
+        guard let senderID else {
+            if record.freeze && !caller.isAdmin { throw ParleyError.channelFrozen }
+            return (ChannelRecord(open: record), nil)
+        }
+        let sender = try repositories.participants.sender(channelURL, senderID, now: now)
+        guard let sender, sender.isParticipant else {
+            if let banned = try ModerationRules.bannedSender(senderID, .open, channelURL, now: now, repositories) { throw banned }
+            throw ParleyError.forbidden("\"\(senderID)\" is not a participant of \"\(channelURL)\": enter it first.")
+        }
+        try ModerationRules.requireNotMuted(mutedUntil: sender.mutedUntil, now: now)
+        if record.freeze && !caller.isAdmin && !sender.isOperator { throw ParleyError.channelFrozen }
+        return (ChannelRecord(open: record), (state: .joined, isOperator: sender.isOperator, user: sender.user))
     }
 }

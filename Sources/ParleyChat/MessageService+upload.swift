@@ -41,11 +41,11 @@ extension MessageService {
     /// storage (and leaves nothing behind when it throws), thumbnails are made, and the message
     /// is sent. A file that does not end up in a message is deleted.
     public func sendFile(
-        _ caller: Caller, _ channelURL: String, receive: () async throws -> ReceivedFile
+        _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, receive: () async throws -> ReceivedFile
     ) async throws -> (message: Message, created: Bool) {
         if let userID = caller.userID {
             let now = clock.nowMillis
-            _ = try await store.read { try Self.authorizeSend(caller, channelURL, senderID: userID, now: now, $0) }
+            _ = try await store.read { try Self.authorizeSend(caller, kind, channelURL, senderID: userID, now: now, $0) }
         }
         let received = try await receive()
         let form = received.form
@@ -57,7 +57,7 @@ extension MessageService {
             size: stored.size, requireAuth: form.requireAuth, thumbnails: stored.thumbnails
         )
         do {
-            return try await send(caller, channelURL, new)
+            return try await send(caller, kind, channelURL, new)
         } catch {
             await files.discard(stored.fileID)
             throw error

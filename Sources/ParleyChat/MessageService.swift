@@ -1,8 +1,9 @@
 import ParleyCore
 import ParleyFiles
+import ParleyModeration
 import ParleyStore
 
-/// Group channel messages (API.md §4.2–4.4): reading here; sending in `MessageService+send`,
+/// Messages of both kinds of channel (API.md §4.2–4.4, §8.2): reading here; sending in `MessageService+send`,
 /// file uploads in `MessageService+upload`, edits and deletes in `MessageService+change`.
 public struct MessageService: Sendable {
     let store: Store
@@ -18,11 +19,14 @@ public struct MessageService: Sendable {
     }
 
     /// A history window as `viewerID` (the session user, or the user the admin names) may see it.
-    public func history(_ caller: Caller, _ channelURL: String, _ query: HistoryQuery, viewerID: String?) async throws -> [Message] {
+    public func history(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ query: HistoryQuery, viewerID: String?) async throws
+        -> [Message]
+    {
         if query.includeRemoved { try caller.requireAdmin() }
         let viewer = try caller.viewer(named: viewerID)
+        let now = clock.nowMillis
         return try await store.read { repositories in
-            let viewer = try Self.viewer(channelURL, caller, viewer, repositories)
+            let viewer = try Self.viewer(kind, channelURL, caller, viewer, now: now, repositories)
             guard let page = try repositories.messages.history(channelURL, query, viewer: viewer) else {
                 throw Self.notFound(query.anchorMessageID ?? 0)
             }
@@ -30,21 +34,25 @@ public struct MessageService: Sendable {
         }
     }
 
-    public func totalCount(_ caller: Caller, _ channelURL: String, viewerID: String?) async throws -> Int {
+    public func totalCount(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, viewerID: String?) async throws -> Int {
         let viewer = try caller.viewer(named: viewerID)
+        let now = clock.nowMillis
         return try await store.read { repositories in
-            try repositories.messages.count(channelURL, viewer: try Self.viewer(channelURL, caller, viewer, repositories))
+            try repositories.messages.count(channelURL, viewer: try Self.viewer(kind, channelURL, caller, viewer, now: now, repositories))
         }
     }
 
-    public func get(_ caller: Caller, _ channelURL: String, _ messageID: Int64) async throws -> Message {
-        try await store.read { try Self.readable(channelURL, messageID, caller, $0) }
+    public func get(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64) async throws -> Message {
+        let now = clock.nowMillis
+        return try await store.read { try Self.readable(kind, channelURL, messageID, caller, now: now, $0) }
     }
 
     /// The message as the caller reads it: 404 when they may not (see `viewer`), or it is removed
     /// (the admin reads removed ones too).
-    static func readable(_ channelURL: String, _ messageID: Int64, _ caller: Caller, _ repositories: Repositories) throws -> Message {
-        let viewer = try viewer(channelURL, caller, caller.userID, repositories)
+    static func readable(
+        _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ caller: Caller, now: Int64, _ repositories: Repositories
+    ) throws -> Message {
+        let viewer = try viewer(kind, channelURL, caller, caller.userID, now: now, repositories)
         guard let message = try repositories.messages.find(channelURL, messageID, viewerID: viewer.userID),
             caller.isAdmin || (!message.isRemoved && message.createdAt >= viewer.visibleFrom)
         else { throw notFound(messageID) }
@@ -53,10 +61,20 @@ public struct MessageService: Sendable {
 
     /// What `viewerID` may see of the channel's messages: session users must be joined members;
     /// reset history, hidden previous messages and the chat-history option move the earliest
-    /// visible time forward, and blocks hide messages (API.md §7.3).
-    static func viewer(_ channelURL: String, _ caller: Caller, _ viewerID: String?, _ repositories: Repositories) throws -> MessageViewer {
-        let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
+    /// visible time forward, and blocks hide messages (API.md §7.3). An open channel's history
+    /// is public (API.md §8.3), except to a user banned from it (900100).
+    static func viewer(
+        _ kind: ChannelKind, _ channelURL: String, _ caller: Caller, _ viewerID: String?, now: Int64, _ repositories: Repositories
+    ) throws -> MessageViewer {
+        let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
+        if kind == .open {
+            if let userID = caller.userID, let banned = try ModerationRules.bannedSender(userID, .open, channelURL, now: now, repositories)
+            {
+                throw banned
+            }
+            return MessageViewer(userID: viewerID, visibleFrom: 0)
+        }
         if !caller.isAdmin && context.access.state != .joined {
             throw ParleyError.forbidden("Only joined members read the messages of \"\(channelURL)\".")
         }

@@ -15,8 +15,10 @@ public struct MetaArrayService: Sendable {
     }
 
     /// Adds keys (replacing the values of keys that exist).
-    public func addKeys(_ caller: Caller, _ channelURL: String, _ messageID: Int64, _ entries: [MetaArray]) async throws -> Message {
-        try await change(caller, channelURL, messageID) { current in
+    public func addKeys(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ entries: [MetaArray])
+        async throws -> Message
+    {
+        try await change(caller, kind, channelURL, messageID) { current in
             var result = current.filter { entry in !entries.contains { $0.key == entry.key } }
             result += entries
             return result
@@ -24,10 +26,12 @@ public struct MetaArrayService: Sendable {
     }
 
     /// Adds or removes values of keys; with `upsert`, adding to a missing key creates it.
-    public func updateValues(_ caller: Caller, _ channelURL: String, _ messageID: Int64, _ entries: [MetaArray], mode: Mode, upsert: Bool)
+    public func updateValues(
+        _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ entries: [MetaArray], mode: Mode, upsert: Bool
+    )
         async throws -> Message
     {
-        try await change(caller, channelURL, messageID) { current in
+        try await change(caller, kind, channelURL, messageID) { current in
             var result = current
             for entry in entries {
                 if let index = result.firstIndex(where: { $0.key == entry.key }) {
@@ -44,20 +48,23 @@ public struct MetaArrayService: Sendable {
         }
     }
 
-    public func removeKeys(_ caller: Caller, _ channelURL: String, _ messageID: Int64, keys: [String]) async throws -> Message {
-        try await change(caller, channelURL, messageID) { current in current.filter { !keys.contains($0.key) } }
+    public func removeKeys(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, keys: [String]) async throws
+        -> Message
+    {
+        try await change(caller, kind, channelURL, messageID) { current in current.filter { !keys.contains($0.key) } }
     }
 
     private func change(
-        _ caller: Caller, _ channelURL: String, _ messageID: Int64, _ transform: @escaping @Sendable ([MetaArray]) throws -> [MetaArray]
+        _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64,
+        _ transform: @escaping @Sendable ([MetaArray]) throws -> [MetaArray]
     ) async throws -> Message {
         let now = clock.nowMillis
         return try await store.transaction { repositories in
             // Access first: a lock is taken only for a message the caller may change, so nobody
             // can hold up others' writes by naming message ids they cannot see.
-            _ = try MessageService.editable(channelURL, messageID, caller, repositories)
+            _ = try MessageService.editable(kind, channelURL, messageID, caller, repositories)
             try repositories.messages.lock(channelURL, messageID)
-            let message = try MessageService.editable(channelURL, messageID, caller, repositories)
+            let message = try MessageService.editable(kind, channelURL, messageID, caller, repositories)
             let result = try transform(message.sortedMetaarray)
             guard result.count <= Validation.maxMetaArrayKeys, result.allSatisfy({ $0.value.count <= Validation.maxMetaArrayValues }) else {
                 throw ParleyError.tooMany(

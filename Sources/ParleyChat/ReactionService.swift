@@ -1,7 +1,8 @@
 import ParleyCore
 import ParleyStore
 
-/// Reactions on messages (API.md §4.6): joined members react for themselves.
+/// Reactions on messages (API.md §4.6): joined members (an open channel's participants) react
+/// for themselves.
 public struct ReactionService: Sendable {
     let store: Store
     let clock: Clock
@@ -13,36 +14,43 @@ public struct ReactionService: Sendable {
         self.clock = clock
     }
 
-    public func add(_ caller: Caller, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws -> Int64 {
+    public func add(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String)
+        async throws -> Int64
+    {
         try caller.requireActingAs(userID)
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            let message = try Self.reactable(channelURL, messageID, userID: userID, caller, repositories)
+            let message = try Self.reactable(kind, channelURL, messageID, userID: userID, caller, repositories)
             let updatedAt = try repositories.reactions.add(messageID, reaction: reaction, userID: userID, now: now)
             let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: true)
-            ChannelEvents.channel(.reactionUpdated, channelURL, payload: payload, except: message.hiddenFrom, repositories)
+            ChannelEvents.channel(.reactionUpdated, channelURL, kind: kind, payload: payload, except: message.hiddenFrom, repositories)
             return updatedAt
         }
     }
 
-    public func remove(_ caller: Caller, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String) async throws {
+    public func remove(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String)
+        async throws
+    {
         try caller.requireActingAs(userID)
         let now = clock.nowMillis
         try await store.transaction { repositories in
-            let message = try Self.reactable(channelURL, messageID, userID: userID, caller, repositories)
+            let message = try Self.reactable(kind, channelURL, messageID, userID: userID, caller, repositories)
             guard try repositories.reactions.remove(messageID, reaction: reaction, userID: userID, now: now) else {
                 throw ParleyError.notFound("\"\(userID)\" has no reaction \"\(reaction)\" on message \(messageID).")
             }
             let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: false)
-            ChannelEvents.channel(.reactionUpdated, channelURL, payload: payload, except: message.hiddenFrom, repositories)
+            ChannelEvents.channel(.reactionUpdated, channelURL, kind: kind, payload: payload, except: message.hiddenFrom, repositories)
         }
     }
 
-    public func list(_ caller: Caller, _ channelURL: String, _ messageID: Int64) async throws -> [Reaction] {
+    public func list(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64) async throws -> [Reaction] {
         try await store.read { repositories in
-            let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
+            let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
-            guard caller.isAdmin || context.access.state == .joined else { throw ParleyError.forbidden("Only members see reactions.") }
+            // An open channel's messages are public, and their reactions with them.
+            guard caller.isAdmin || kind == .open || context.access.state == .joined else {
+                throw ParleyError.forbidden("Only members see reactions.")
+            }
             guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID), !message.isRemoved else {
                 throw MessageService.notFound(messageID)
             }
@@ -53,12 +61,12 @@ public struct ReactionService: Sendable {
     /// The message, when the channel is visible, the message is there for the reacting user, and
     /// they are a joined member.
     private static func reactable(
-        _ channelURL: String, _ messageID: Int64, userID: String, _ caller: Caller, _ repositories: Repositories
+        _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, userID: String, _ caller: Caller, _ repositories: Repositories
     ) throws -> Message {
-        let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
+        let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
-        guard try repositories.groupChannelMembers.state(channelURL, userID)?.state == .joined else {
-            throw ParleyError.forbidden("\"\(userID)\" is not a joined member of \"\(channelURL)\".")
+        guard try ChannelContext.isIn(kind, channelURL, userID, repositories) else {
+            throw ParleyError.forbidden("\"\(userID)\" is not in \"\(channelURL)\".")
         }
         guard let message = try repositories.messages.find(channelURL, messageID, viewerID: userID), !message.isRemoved else {
             throw MessageService.notFound(messageID)

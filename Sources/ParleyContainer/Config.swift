@@ -123,6 +123,8 @@ public struct Config: Sendable {
         config.httpTimeouts.bodyProgress = .seconds(try reader.int("PARLEY_HTTP_BODY_TIMEOUT_SECONDS", default: 30, range: 1...3600))
         config.httpTimeouts.idle = .seconds(try reader.int("PARLEY_HTTP_IDLE_TIMEOUT_SECONDS", default: 75, range: 1...86400))
         config.events.retentionMillis = Int64(try reader.int("PARLEY_EVENT_RETENTION_HOURS", default: 24, range: 1...8760)) * 3_600_000
+        config.events.openChannelMessagesPerSecond = try reader.int(
+            "PARLEY_OPEN_CHANNEL_MESSAGES_PER_SECOND", default: config.events.openChannelMessagesPerSecond, range: 0...10_000)
         config.events.socketsPerUser = try reader.int("PARLEY_MAX_SOCKETS_PER_USER", default: config.events.socketsPerUser, range: 1...1000)
         return config
     }

@@ -21,6 +21,8 @@ public struct Container: Sendable {
     public let users: UserService
     public let userMetadata: UserMetadataService
     public let groupChannels: GroupChannelService
+    public let openChannels: OpenChannelService
+    public let participants: ParticipantService
     public let channelLists: ChannelListService
     public let memberships: MembershipService
     public let memberLists: MemberListService
@@ -36,7 +38,7 @@ public struct Container: Sendable {
     public let auditLogs: AuditLogService
     public let blocks: BlockService
     public let reports: ReportService
-    /// The kinds of channel whose moderation routes exist (open channels join with their issue).
+    /// The kinds of channel whose moderation routes exist.
     public let moderatedChannelKinds: [ChannelKind]
     public let files: FileService
     public let realtime: Realtime
@@ -70,8 +72,10 @@ public struct Container: Sendable {
             store: store, clock: clock, settings: fileSettings, logger: logger
         )
         let memberships = MembershipService(store: store, clock: clock, settings: settings, accessCodes: accessCodes)
-        let moderatedChannels: [ChannelKind: any ModeratedChannels] = [.group: GroupChannelModeration()]
-        let realtime = Realtime(store: store, conninfo: config.databaseURL, settings: config.events, clock: clock, logger: logger)
+        let moderatedChannels: [ChannelKind: any ModeratedChannels] = [.group: GroupChannelModeration(), .open: OpenChannelModeration()]
+        let participants = ParticipantService(store: store, clock: clock, pageTokens: pageTokens, settings: settings)
+        let realtime = Realtime(
+            store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger)
         return Container(
             config: config,
             logger: logger,
@@ -80,6 +84,8 @@ public struct Container: Sendable {
             users: UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, departure: memberships),
             userMetadata: UserMetadataService(store: store),
             groupChannels: GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, files: files),
+            openChannels: OpenChannelService(store: store, clock: clock, pageTokens: pageTokens, files: files),
+            participants: participants,
             channelLists: ChannelListService(store: store, pageTokens: pageTokens),
             memberships: memberships,
             memberLists: MemberListService(store: store, pageTokens: pageTokens, clock: clock),

@@ -1,25 +1,29 @@
 import Foundation
 
-/// Who may see and change a group channel (API.md §1.7, §3): the rules, apart from any storage.
+/// Who may see and change a channel (API.md §1.7, §3, §8): the rules, apart from any storage.
 public struct ChannelAccess: Sendable {
     public let caller: Caller
     public let isPublic: Bool
-    /// The acting user's membership state, when the caller is a user and a member.
+    /// The acting user's membership state, when the caller is a user and a member (in an open
+    /// channel: `.joined` for a participant).
     public let state: MemberState?
     public let isOperator: Bool
+    public let kind: ChannelKind
 
-    public init(caller: Caller, isPublic: Bool, state: MemberState?, isOperator: Bool) {
+    public init(caller: Caller, isPublic: Bool, state: MemberState?, isOperator: Bool, kind: ChannelKind = .group) {
         self.caller = caller
         self.isPublic = isPublic
         self.state = state
         self.isOperator = isOperator
+        self.kind = kind
     }
 
     /// The admin, any member (joined or invited), and everyone for a public channel.
     public var canView: Bool { caller.isAdmin || isPublic || state != nil }
 
-    /// Change, freeze, delete, operators, metadata writes: the admin and joined operators.
-    public var canManage: Bool { caller.isAdmin || (state == .joined && isOperator) }
+    /// Change, freeze, delete, operators, metadata writes: the admin and joined operators (an
+    /// open channel's operators whether they are in it or not).
+    public var canManage: Bool { caller.isAdmin || (isOperator && (state == .joined || kind == .open)) }
 
     /// 404 for a channel the caller may not see, so that private channels do not leak.
     public func requireView(_ channelURL: String) throws {

@@ -23,6 +23,8 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case userUnbanned = "user_unbanned"
     case userMuted = "user_muted"
     case userUnmuted = "user_unmuted"
+    case participantEntered = "participant_entered"
+    case participantExited = "participant_exited"
     case sessionEnded = "session_ended"
 }
 
@@ -46,6 +48,7 @@ public enum EventPayload: Sendable, Equatable, Codable {
     /// A member's read or delivery position.
     case receipt(userID: String, ts: Int64)
     case channel(GroupChannel)
+    case openChannel(OpenChannel)
     case users([BasicUser])
     case invitation(inviter: BasicUser?, invitees: [BasicUser])
     case metadata(changed: [String: String], deletedKeys: [String])
@@ -67,13 +70,16 @@ public struct NewEvent: Sendable, Equatable {
     /// Who never receives it, whatever the audience: the member a message is hidden from (a
     /// block in a 1-to-1 channel) hears nothing of it, its edits, deletion and reactions included.
     public let exceptUserID: String?
+    /// The kind of `channelURL`'s channel (its events go to participants when open).
+    public let channelKind: ChannelKind
 
     public init(
         _ type: EventType, channelURL: String?, audience: EventAudience, userIDs: [String] = [], payload: EventPayload = .nothing,
-        exceptUserID: String? = nil
+        exceptUserID: String? = nil, channelKind: ChannelKind = .group
     ) {
         self.type = type
         self.channelURL = channelURL
+        self.channelKind = channelKind
         self.audience = audience
         self.userIDs = userIDs
         self.payload = payload
@@ -91,10 +97,12 @@ public struct Event: Sendable, Equatable {
     public let userIDs: [String]
     public let payload: EventPayload
     public let exceptUserID: String?
+    public let channelKind: ChannelKind
 
+    /// A message payload takes the event's channel kind (stored with the event, not the message).
     public init(
         eventID: Int64, type: EventType, createdAt: Int64, channelURL: String?, audience: EventAudience, userIDs: [String],
-        payload: EventPayload, exceptUserID: String? = nil
+        payload: EventPayload, exceptUserID: String? = nil, channelKind: ChannelKind = .group
     ) {
         self.eventID = eventID
         self.type = type
@@ -102,8 +110,14 @@ public struct Event: Sendable, Equatable {
         self.channelURL = channelURL
         self.audience = audience
         self.userIDs = userIDs
-        self.payload = payload
+        if case .message(var message) = payload, message.channelKind != channelKind {
+            message.channelKind = channelKind
+            self.payload = .message(message)
+        } else {
+            self.payload = payload
+        }
         self.exceptUserID = exceptUserID
+        self.channelKind = channelKind
     }
 
     /// The event as `userID` receives it: a message whose sender they block says so.
@@ -112,7 +126,7 @@ public struct Event: Sendable, Equatable {
         message.isSenderBlockedByViewer = true
         return Event(
             eventID: eventID, type: type, createdAt: createdAt, channelURL: channelURL, audience: audience, userIDs: userIDs,
-            payload: .message(message), exceptUserID: exceptUserID)
+            payload: .message(message), exceptUserID: exceptUserID, channelKind: channelKind)
     }
 
     /// The sender of the message the event carries.

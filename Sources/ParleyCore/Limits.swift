@@ -3,6 +3,9 @@ public struct Limits: Sendable, Equatable {
     public var groupChannelMembers = 100
     public var superGroupMembers = 20_000
     public var openChannelParticipants = 1_000
+    /// How long an enter over REST holds an open channel participation without a socket, unless
+    /// renewed by entering again (API.md §8.3).
+    public var openChannelEnterHoldMillis: Int64 = 120_000
     public var messageLength = 5_000
     public var adminMessageLength = 1_000
     public var dataBytes = 65_535

@@ -63,6 +63,9 @@ public struct Message: Sendable, Equatable, Codable {
     /// Whether the one reading the message blocks its sender (shown as the sender's
     /// `is_blocked_by_me`): it depends on the reader, so it is filled in for each and never stored.
     public var isSenderBlockedByViewer = false
+    /// The kind of channel the message is in (its `channel_type`): stored on the row, and on
+    /// an event rather than in its payload.
+    public var channelKind: ChannelKind = .group
 
     enum CodingKeys: String, CodingKey {
         case messageID, type, channelURL, sender, message, customType, data, mentionType, mentionedUserIDs, mentionedUsers
@@ -73,8 +76,9 @@ public struct Message: Sendable, Equatable, Codable {
         messageID: Int64, type: MessageType, channelURL: String, sender: BasicUser?, message: String, customType: String,
         data: String, mentionType: MentionType, mentionedUserIDs: [String], sortedMetaarray: [MetaArray], isOpMsg: Bool,
         silent: Bool, createdAt: Int64, updatedAt: Int64, isRemoved: Bool, dedupID: String?, file: FileAttachment? = nil,
-        hiddenFrom: String? = nil
+        hiddenFrom: String? = nil, channelKind: ChannelKind = .group
     ) {
+        self.channelKind = channelKind
         self.messageID = messageID
         self.type = type
         self.channelURL = channelURL
@@ -198,13 +202,13 @@ extension Message {
     /// with this id and time.
     public init(
         sent new: NewMessage, messageID: Int64, channelURL: String, sender: BasicUser?, isOperator: Bool, createdAt: Int64,
-        hiddenFrom: String? = nil
+        hiddenFrom: String? = nil, channelKind: ChannelKind = .group
     ) {
         self.init(
             messageID: messageID, type: new.type, channelURL: channelURL, sender: sender, message: new.message,
             customType: new.customType, data: new.data, mentionType: new.mentionType, mentionedUserIDs: new.mentionedUserIDs,
             sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: createdAt,
-            updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file, hiddenFrom: hiddenFrom
+            updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file, hiddenFrom: hiddenFrom, channelKind: channelKind
         )
     }
 }

@@ -146,3 +146,10 @@ extension ParleyError.ExpectedType: CustomStringConvertible {
 
     var article: String { "a" }
 }
+
+extension ParleyError {
+    /// An open channel at its participant cap (API.md §8.3).
+    public static func channelFull(_ channelURL: String, cap: Int) -> ParleyError {
+        ParleyError(status: 403, code: 900400, message: "\"\(channelURL)\" already has \(cap) participants.")
+    }
+}

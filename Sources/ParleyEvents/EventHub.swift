@@ -29,6 +29,7 @@ final class EventHub: Sendable {
         /// send of them is scheduled.
         var unread = UnreadWatch()
         var unreadSendScheduled = false
+        var throttle: SmartThrottle
     }
 
     init(store: Store, settings: EventSettings, clock: Clock, logger: Logger) {
@@ -36,7 +37,10 @@ final class EventHub: Sendable {
         self.clock = clock
         self.settings = settings
         self.logger = logger
-        self.state = Mutex(HubState(typing: TypingStates(expiry: settings.typingExpiry, throttle: settings.typingThrottle)))
+        self.state = Mutex(
+            HubState(
+                typing: TypingStates(expiry: settings.typingExpiry, throttle: settings.typingThrottle),
+                throttle: SmartThrottle(limit: settings.openChannelMessagesPerSecond)))
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -54,9 +58,9 @@ final class EventHub: Sendable {
         state.withLock { state in state.socketOwners[socketID].flatMap { state.subscriptions[$0]?[socketID] } }
     }
 
-    /// The local sockets, for the presence rows that must match them.
-    var socketIDs: [String] {
-        state.withLock { state in state.subscriptions.values.flatMap(\.keys) }
+    /// The local sockets and their users, for the presence rows that must match them.
+    var sockets: [(socketID: String, userID: String)] {
+        state.withLock { state in state.socketOwners.map { ($0.key, $0.value) } }
     }
 
     var localUserIDs: Set<String> {
@@ -196,6 +200,9 @@ final class EventHub: Sendable {
                 }
             }
         }
+        // Throttling is about the live stream's pace, so it counts real seconds (not the
+        // configured clock, which tests set by hand).
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
         let scheduleUnread = state.withLock { state in
             for event in events {
                 guard !state.subscriptions.isEmpty else { break }
@@ -204,6 +211,7 @@ final class EventHub: Sendable {
                 let senderBlockers = event.messageSenderID.flatMap { blockers[$0] } ?? []
                 let blockerDelivery: Delivery? = senderBlockers.isEmpty ? nil : .event(event.seen(blockingSender: true), SharedFrame())
                 for userID in Self.recipients(of: event, members: recipients[event.channelURL ?? ""] ?? [], among: state.subscriptions) {
+                    guard state.throttle.admits(event, to: userID, nowMillis: now) else { continue }
                     let delivery = senderBlockers.contains(userID) ? blockerDelivery ?? delivery : delivery
                     state.subscriptions[userID]?.values.forEach { $0.deliver(delivery) }
                     state.unread.note(event, for: userID)
@@ -286,7 +294,8 @@ struct UnreadWatch {
     var isEmpty: Bool { pairs.isEmpty }
 
     mutating func note(_ event: Event, for userID: String) {
-        guard let channelURL = event.channelURL else { return }
+        // Open channels have no unread counts.
+        guard let channelURL = event.channelURL, event.channelKind == .group else { return }
         let moves: Bool
         switch (event.type, event.payload) {
         case (.messageReceived, .message(let message)): moves = message.sender?.userID != userID && !message.silent

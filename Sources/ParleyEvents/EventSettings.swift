@@ -28,6 +28,9 @@ public struct EventSettings: Sendable {
     public var unreadCoalescing: Duration = .milliseconds(200)
     /// How often the event log is looked at without a wake-up (a lost notification costs this).
     public var fallbackPollInterval: Duration = .seconds(1)
+    /// Smart throttling (API.md §8.4): at most this many other participants' messages per second
+    /// and open channel in a participant's live stream (0: no limit).
+    public var openChannelMessagesPerSecond = 5
 
     public init() {}
 }

@@ -15,11 +15,16 @@ public final class Realtime: Service, Sendable {
     let logger: Logger
     let hub: EventHub
     let listener: PostgresListener
+    /// Ends open-channel participations once no socket or REST enter holds them.
+    let participation: any ParticipationSweep
     /// This process, in `event_instances` and socket ids.
     public let instanceID: String
 
-    public init(store: Store, conninfo: String, settings: EventSettings, clock: Clock, logger: Logger) {
+    public init(
+        store: Store, conninfo: String, settings: EventSettings, participation: any ParticipationSweep, clock: Clock, logger: Logger
+    ) {
         self.store = store
+        self.participation = participation
         self.settings = settings
         self.clock = clock
         self.logger = logger
@@ -56,9 +61,13 @@ public final class Realtime: Service, Sendable {
     /// On the way out: this instance's sockets close, and its users who are online nowhere
     /// else stop typing everywhere.
     private func removeInstance() async {
-        let (instanceID, now) = (instanceID, clock.nowMillis)
+        let (instanceID, now, participation) = (instanceID, clock.nowMillis, participation)
         do {
-            let offline = try await store.transaction { try $0.presence.remove(instanceID, now: now) }
+            let offline = try await store.transaction { repositories in
+                let offline = try repositories.presence.remove(instanceID, now: now)
+                try participation.endLapsed(userIDs: offline, repositories)
+                return offline
+            }
             try await announceOffline(offline)
         } catch {
             logger.warning("removing the instance failed", metadata: ["error": "\(error)"])
@@ -92,16 +101,34 @@ public final class Realtime: Service, Sendable {
         do {
             let instanceID = instanceID
             let deadAfter = settings.instanceDeadAfter.milliseconds
-            let (live, now) = (hub.socketIDs, clock.nowMillis)
+            let (live, now) = (hub.sockets, clock.nowMillis)
             let offline = try await store.transaction { repositories in
-                try repositories.presence.beat(instanceID)
+                // An instance the others took for dead (it stalled past the limit) comes back with
+                // its live sockets, which their reaping had removed.
+                if try repositories.presence.beat(instanceID) {
+                    try repositories.presence.restore(instanceID, sockets: live, now: now)
+                }
                 let dead = try repositories.presence.reapDead(deadAfterMillis: deadAfter)
-                let closed = try repositories.presence.reconcile(instanceID, liveSocketIDs: live, now: now, graceMillis: deadAfter)
+                let closed = try repositories.presence.reconcile(
+                    instanceID, liveSocketIDs: live.map(\.socketID), now: now, graceMillis: deadAfter)
                 return dead + closed
             }
             try await announceOffline(offline)
         } catch {
             logger.warning("instance heartbeat failed", metadata: ["error": "\(error)"])
+        }
+        await sweepParticipations()
+    }
+
+    /// Every instance sweeps after its heartbeat: participations of users gone with a dead
+    /// instance, and REST enters that were not renewed, end here. A transaction of its own, so
+    /// the heartbeat never waits for a channel's lock.
+    private func sweepParticipations() async {
+        let participation = participation
+        do {
+            try await store.transaction { try participation.endLapsed(userIDs: nil, $0) }
+        } catch {
+            logger.warning("ending lapsed participations failed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -174,14 +201,18 @@ extension Realtime {
         return subscription
     }
 
-    /// The socket closed: the user may be offline now (then their typing ends everywhere).
+    /// The socket closed: the user may be offline now (then their typing ends everywhere, and
+    /// they exit the open channels no REST enter holds them in).
     public func disconnect(_ subscription: EventSubscription) async {
         hub.unregister(subscription)
         subscription.finish()
-        let now = clock.nowMillis
+        let (now, participation) = (clock.nowMillis, participation)
         do {
             let offline = try await store.transaction { repositories in
-                try repositories.presence.disconnected(socketID: subscription.socketID, userID: subscription.userID, now: now)
+                let offline = try repositories.presence.disconnected(socketID: subscription.socketID, userID: subscription.userID, now: now)
+                // The user's last socket: the open channels it held them in are left now.
+                if offline { try participation.endLapsed(userIDs: [subscription.userID], repositories) }
+                return offline
             }
             if offline { try await announceOffline([subscription.userID]) }
         } catch {

@@ -85,12 +85,12 @@ public struct FileService: Sendable {
     /// Opens a file (`thumbnail` nil) or one of its thumbnails (1…3) for the caller: the admin,
     /// anyone for a file sent with `require_auth` false, otherwise the holder of a current key
     /// (of the user's current generation, the user active) who is a joined member of the file's
-    /// channel.
+    /// channel (for an open channel, which is public, any such user not banned from it).
     public func download(_ fileID: String, thumbnail: Int?, credential: FileCredential) async throws -> FileDownload {
         var keyHolder: (userID: String, generation: Int64)?
         if case .authKey(let auth) = credential { keyHolder = try authKeys.verify(auth, now: clock.nowMillis) }
         guard FileStorage.isFileID(fileID),
-            let access = try await store.fetch(FileRepository.access(fileID: fileID, userID: keyHolder?.userID))
+            let access = try await store.fetch(FileRepository.access(fileID: fileID, userID: keyHolder?.userID, now: clock.nowMillis))
         else { throw Self.notFound }
         if access.file.requireAuth && credential != .admin {
             guard let keyHolder else { throw Self.keyRequired }

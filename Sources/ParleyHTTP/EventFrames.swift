@@ -36,7 +36,9 @@ enum EventFrames {
     }
 
     static func event(_ event: Event, maxMessageLength: Int) -> ByteBuffer {
-        envelope(eventID: event.eventID, type: event.type.rawValue, ts: event.createdAt, channelURL: event.channelURL) { json in
+        envelope(
+            eventID: event.eventID, type: event.type.rawValue, ts: event.createdAt, channelURL: event.channelURL, kind: event.channelKind
+        ) { json in
             writeData(event.payload, maxMessageLength: maxMessageLength, to: &json)
         }
     }
@@ -61,7 +63,8 @@ enum EventFrames {
     /// `{ "event_id"?, "type", "ts", "channel_url"?, "channel_type"?, "data" }` (API.md §6.2): stored
     /// events have an id, typing and unread frames none.
     private static func envelope(
-        eventID: Int64? = nil, type: String, ts: Int64, channelURL: String?, data: (inout JSONWriter) -> Void
+        eventID: Int64? = nil, type: String, ts: Int64, channelURL: String?, kind: ChannelKind = .group,
+        data: (inout JSONWriter) -> Void
     ) -> ByteBuffer {
         var json = JSONWriter(capacity: 512)
         json.object { json in
@@ -70,7 +73,7 @@ enum EventFrames {
             json.field("ts", ts)
             if let channelURL {
                 json.field("channel_url", channelURL)
-                json.field("channel_type", "group")
+                json.field("channel_type", kind.rawValue)
             }
             json.key("data")
             data(&json)
@@ -100,6 +103,8 @@ enum EventFrames {
             json.value(
                 ChannelDTO(
                     view: ChannelView(channel: channel, viewerID: nil, membership: nil, members: nil), maxMessageLength: maxMessageLength))
+        case .openChannel(let channel):
+            json.value(OpenChannelDTO(channel: channel, maxMessageLength: maxMessageLength))
         case .users(let users):
             json.object { json in
                 json.key("users")

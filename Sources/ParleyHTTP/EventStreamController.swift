@@ -6,6 +6,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
+import ParleyChat
 import ParleyCore
 import ParleyEvents
 import ParleyUsers
@@ -56,6 +57,7 @@ extension NIOLockedValueBox: EmptiableBox where Value: ExpressibleByNilLiteral {
 /// client can read (4001), not an HTTP status a browser's WebSocket hides.
 struct EventStreamController {
     let realtime: Realtime
+    let participants: ParticipantService
     let authenticator: Authenticator
     let fileLinks: FileLinkIssuer
     let maxMessageLength: Int
@@ -213,26 +215,28 @@ struct EventStreamController {
         )
     }
 
-    /// A client frame: typing starts and ends. Returns the error to report, if any.
+    /// A client frame: typing starts and ends, entering and exiting open channels (the
+    /// `participant_entered` / `participant_exited` event confirms). Returns the error to
+    /// report, if any.
     private func handle(_ text: String, _ caller: Caller) async -> ParleyError? {
         guard let frame = try? JSONDecoder().decode(ClientFrame.self, from: Data(text.utf8)) else {
             return ParleyError.invalidJSON
         }
-        switch frame.type {
-        case "typing_start", "typing_end":
-            guard let channelURL = frame.channelURL, let userID = caller.userID else {
-                return ParleyError.missing("channel_url")
-            }
-            do {
-                try await realtime.typing(caller, channelURL, userIDs: [userID], started: frame.type == "typing_start")
-                return nil
-            } catch let error as ParleyError {
-                return error
-            } catch {
-                return ParleyError.unavailable
-            }
-        default:
+        guard ["typing_start", "typing_end", "enter", "exit"].contains(frame.type) else {
             return ParleyError.invalidValue("type", "unknown frame type")
+        }
+        guard let channelURL = frame.channelURL, let userID = caller.userID else { return ParleyError.missing("channel_url") }
+        do {
+            switch frame.type {
+            case "enter": _ = try await participants.enter(caller, channelURL, userID: userID, bySocket: true)
+            case "exit": try await participants.exit(caller, channelURL, userID: userID)
+            default: try await realtime.typing(caller, channelURL, userIDs: [userID], started: frame.type == "typing_start")
+            }
+            return nil
+        } catch let error as ParleyError {
+            return error
+        } catch {
+            return ParleyError.unavailable
         }
     }
 

@@ -20,7 +20,9 @@ struct FileMessageInput {
             message: "",
             customType: try Validation.text(fields["custom_type"] ?? "", field: "custom_type", max: Validation.maxCustomTypeLength),
             data: try Validation.data(fields["data"] ?? "", max: limits.dataBytes),
-            dedupID: try fields["dedup_id"].map { try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength) },
+            dedupID: try fields["dedup_id"].flatMap {
+                $0.isEmpty ? nil : try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength)
+            },
             isSilent: try bool(fields, "is_silent") ?? false
         )
         let boxes = try boxes(fields)

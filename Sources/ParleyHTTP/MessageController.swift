@@ -3,8 +3,9 @@ import ParleyChat
 import ParleyCore
 import ParleyFiles
 
-/// Group channel messages (API.md §4.2–4.4, file messages §5.1).
+/// The messages of one kind of channel (API.md §4.2–4.4, file messages §5.1, §8.2).
 struct MessageController {
+    let kind: ChannelKind
     let messages: MessageService
     let files: FileService
     let limits: Limits
@@ -13,7 +14,7 @@ struct MessageController {
     /// The routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
         let routes = RouteCollection(context: CallerContext.self)
-        let base = "group_channels/{channel_url}/messages"
+        let base = "\(kind.pathSegment)/{channel_url}/messages"
         routes.post(RouterPath(base), use: send)
         routes.get(RouterPath(base), use: history)
         routes.get(RouterPath(base + "/total_count"), use: totalCount)
@@ -29,13 +30,13 @@ struct MessageController {
             return try await sendUpload(request, caller, try context.pathParameter("channel_url"), boundary: boundary)
         }
         let new = try await request.decode(as: NewMessageBody.self, context: context).validated(caller: caller, limits: limits)
-        let (message, created) = try await messages.send(caller, try context.pathParameter("channel_url"), new)
+        let (message, created) = try await messages.send(caller, kind, try context.pathParameter("channel_url"), new)
         return JSONResponse.make(MessageDTO(message: message), status: created ? .created : .ok)
     }
 
     /// A file upload: the form is read here while `MessageService.sendFile` does the rest.
     private func sendUpload(_ request: Request, _ caller: Caller, _ channelURL: String, boundary: String) async throws -> Response {
-        let (message, created) = try await messages.sendFile(caller, channelURL) {
+        let (message, created) = try await messages.sendFile(caller, kind, channelURL) {
             let form = try await MultipartFormReader(files: files, maxFieldBytes: limits.dataBytes + 1).read(request, boundary: boundary)
             guard let upload = form.upload else { throw ParleyError.missing("file") }
             do {
@@ -66,33 +67,33 @@ struct MessageController {
         history.senderIDs = query.list("sender_ids")
         history.includeRemoved = try query.bool("include_removed", default: false)
         let page = try await messages.history(
-            context.caller, try context.pathParameter("channel_url"), history, viewerID: try query.userID()
+            context.caller, kind, try context.pathParameter("channel_url"), history, viewerID: try query.userID()
         )
         return JSONResponse.make(MessageListDTO(messages: page))
     }
 
     @Sendable func totalCount(_ request: Request, _ context: CallerContext) async throws -> Response {
         let total = try await messages.totalCount(
-            context.caller, try context.pathParameter("channel_url"), viewerID: try QueryParameters(request).userID()
+            context.caller, kind, try context.pathParameter("channel_url"), viewerID: try QueryParameters(request).userID()
         )
         return try JSONResponse.make(TotalDTO(total: total))
     }
 
     @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let message = try await messages.get(context.caller, try context.pathParameter("channel_url"), try context.messageID())
+        let message = try await messages.get(context.caller, kind, try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.make(MessageDTO(message: message))
     }
 
     @Sendable func update(_ request: Request, _ context: CallerContext) async throws -> Response {
         let update = try await request.decode(as: MessageUpdateBody.self, context: context).validated(limits: limits)
         let message = try await messages.update(
-            context.caller, try context.pathParameter("channel_url"), try context.messageID(), update
+            context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), update
         )
         return JSONResponse.make(MessageDTO(message: message))
     }
 
     @Sendable func delete(_ request: Request, _ context: CallerContext) async throws -> Response {
-        try await messages.delete(context.caller, try context.pathParameter("channel_url"), try context.messageID())
+        try await messages.delete(context.caller, kind, try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.empty()
     }
 }

@@ -9,7 +9,7 @@ struct MessageDTO: JSONWritable {
             json.field("message_id", message.messageID)
             json.field("type", message.type.rawValue)
             json.field("channel_url", message.channelURL)
-            json.field("channel_type", "group")
+            json.field("channel_type", message.channelKind.rawValue)
             if let sender = message.sender {
                 json.key("user")
                 json.object { json in

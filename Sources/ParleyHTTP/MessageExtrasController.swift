@@ -4,6 +4,7 @@ import ParleyCore
 
 /// Reactions (API.md §4.6) and sorted meta arrays (§4.5) of one message.
 struct MessageExtrasController {
+    let kind: ChannelKind
     let reactions: ReactionService
     let metaarrays: MetaArrayService
     let limits: Limits
@@ -11,7 +12,7 @@ struct MessageExtrasController {
     /// The routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
         let routes = RouteCollection(context: CallerContext.self)
-        let message = "group_channels/{channel_url}/messages/{message_id}"
+        let message = "\(kind.pathSegment)/{channel_url}/messages/{message_id}"
         routes.post(RouterPath(message + "/reactions"), use: addReaction)
         routes.get(RouterPath(message + "/reactions"), use: listReactions)
         routes.delete(RouterPath(message + "/reactions"), use: removeReaction)
@@ -26,7 +27,7 @@ struct MessageExtrasController {
         guard let given = action.body.reaction else { throw ParleyError.missing("reaction") }
         let reaction = try reactionKey(given)
         let updatedAt = try await reactions.add(
-            action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
+            action.caller, kind, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
         return try JSONResponse.make(
             ReactionChangeDTO(
                 reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: updatedAt, operation: "ADD"
@@ -39,7 +40,8 @@ struct MessageExtrasController {
         let queryReaction = try QueryParameters(request).string("reaction").map(reactionKey)
         let bodyReaction = try action.body.reaction.map(reactionKey)
         guard let reaction = queryReaction ?? bodyReaction else { throw ParleyError.missing("reaction") }
-        try await reactions.remove(action.caller, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
+        try await reactions.remove(
+            action.caller, kind, action.channelURL, try context.messageID(), userID: action.userID, reaction: reaction)
         return try JSONResponse.make(
             ReactionChangeDTO(
                 reaction: reaction, userID: action.userID, messageID: try context.messageID(), updatedAt: 0, operation: "DELETE"
@@ -47,7 +49,7 @@ struct MessageExtrasController {
     }
 
     @Sendable func listReactions(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let list = try await reactions.list(context.caller, try context.pathParameter("channel_url"), try context.messageID())
+        let list = try await reactions.list(context.caller, kind, try context.pathParameter("channel_url"), try context.messageID())
         return JSONResponse.make(ListDTO(key: "reactions", items: list.map(ReactionDTO.init), next: ""))
     }
 
@@ -56,7 +58,7 @@ struct MessageExtrasController {
         let entries = try MessageFieldRules.metaarray(body.sortedMetaarray)
         guard !entries.isEmpty else { throw ParleyError.missing("sorted_metaarray") }
         let message = try await metaarrays.addKeys(
-            context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries)
+            context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), entries)
         return JSONResponse.make(MessageDTO(message: message))
     }
 
@@ -68,7 +70,7 @@ struct MessageExtrasController {
             throw ParleyError.invalidValue("mode", "must be add or remove")
         }
         let message = try await metaarrays.updateValues(
-            context.caller, try context.pathParameter("channel_url"), try context.messageID(), entries,
+            context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), entries,
             mode: mode, upsert: body.upsert ?? true
         )
         return JSONResponse.make(MessageDTO(message: message))
@@ -77,7 +79,7 @@ struct MessageExtrasController {
     @Sendable func removeMetaarrayKeys(_ request: Request, _ context: CallerContext) async throws -> Response {
         guard let keys = QueryParameters(request).list("metaarray_keys") else { throw ParleyError.missing("metaarray_keys") }
         let message = try await metaarrays.removeKeys(
-            context.caller, try context.pathParameter("channel_url"), try context.messageID(), keys: keys)
+            context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), keys: keys)
         return JSONResponse.make(MessageDTO(message: message))
     }
 

@@ -57,7 +57,10 @@ struct NewMessageBody: Decodable {
             mentionType: try MessageFieldRules.mentionType(mentionType) ?? .users,
             mentionedUserIDs: try MessageFieldRules.mentionedUserIDs(mentionedUserIDs) ?? [],
             sortedMetaarray: try MessageFieldRules.metaarray(sortedMetaarray),
-            dedupID: try dedupID.map { try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength) },
+            // An empty dedup_id is no dedup_id (responses show "" for a message sent without one).
+            dedupID: try dedupID.flatMap {
+                $0.isEmpty ? nil : try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength)
+            },
             isSilent: isSilent ?? false,
             file: file
         )

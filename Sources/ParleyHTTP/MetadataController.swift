@@ -14,9 +14,33 @@ protocol MetadataService: Sendable {
 }
 
 extension UserMetadataService: MetadataService {}
-extension ChannelMetadataService: MetadataService {}
 
-/// `…/metadata[/{key}]` for users (API.md §2.2) and group channels (§3.10).
+/// The metadata of the channels of one kind.
+struct ChannelMetadataOfKind: MetadataService {
+    let service: ChannelMetadataService
+    let kind: ChannelKind
+
+    func all(_ caller: Caller, _ ownerID: String) async throws -> [String: String] {
+        try await service.all(caller, kind, ownerID)
+    }
+    func value(_ caller: Caller, _ ownerID: String, key: String) async throws -> String {
+        try await service.value(caller, kind, ownerID, key: key)
+    }
+    func create(_ caller: Caller, _ ownerID: String, _ map: [String: String]) async throws {
+        try await service.create(caller, kind, ownerID, map)
+    }
+    func update(_ caller: Caller, _ ownerID: String, _ map: [String: String], upsert: Bool) async throws {
+        try await service.update(caller, kind, ownerID, map, upsert: upsert)
+    }
+    func delete(_ caller: Caller, _ ownerID: String, key: String) async throws {
+        try await service.delete(caller, kind, ownerID, key: key)
+    }
+    func deleteAll(_ caller: Caller, _ ownerID: String) async throws {
+        try await service.deleteAll(caller, kind, ownerID)
+    }
+}
+
+/// `…/metadata[/{key}]` for users (API.md §2.2) and channels of both kinds (§3.10, §8.2).
 struct MetadataController<Service: MetadataService> {
     let service: Service
     /// The owner's path under `/v3`, e.g. `users/{user_id}`, and the name of its capture.

@@ -2,13 +2,12 @@ import Hummingbird
 import ParleyCore
 import ParleyModeration
 
-/// Bans, mutes and the audit log (API.md §7.1, §7.2, §7.5). The channel routes are written for
-/// both kinds (`{ct}`); the open-channel kind is added with open channels.
+/// Bans, mutes and the audit log (API.md §7.1, §7.2, §7.5), for both kinds of channel.
 struct ModerationController {
     let moderation: ModerationService
     let auditLogs: AuditLogService
     let clock: Clock
-    let channelDTO: @Sendable (ChannelView) -> ChannelDTO
+    let channelDTO: @Sendable (ChannelResource) -> ChannelResourceDTO
     let kinds: [ChannelKind]
 
     /// The routes under `/v3`.

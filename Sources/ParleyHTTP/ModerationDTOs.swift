@@ -53,7 +53,7 @@ struct RestrictionListDTO: JSONWritable {
 /// One entry of a user's `banned_channels` / `muted_channels`.
 struct RestrictedChannelDTO: JSONWritable {
     let item: RestrictedChannel
-    let channelDTO: @Sendable (ChannelView) -> ChannelDTO
+    let channelDTO: @Sendable (ChannelResource) -> ChannelResourceDTO
 
     func write(to json: inout JSONWriter) {
         json.object { json in

@@ -11,11 +11,12 @@ public protocol ModeratedChannels: Sendable {
     /// the events that follow.
     func remove(_ userID: String, from channelURL: String, _ repositories: Repositories) throws
     /// The channel resource as `viewerID` reads it.
-    func resource(_ channelURL: String, viewerID: String?, _ repositories: Repositories) throws -> ChannelView
+    func resource(_ channelURL: String, viewerID: String?, _ repositories: Repositories) throws -> ChannelResource
     /// The channel as a report names it, when `reporterID` may see it (404 otherwise).
     func reportedChannel(_ channelURL: String, reporterID: String, _ repositories: Repositories) throws -> ReportedChannel
-    /// The message as `reporterID` reads it, when they may (404 otherwise).
-    func reportedMessage(_ channelURL: String, _ messageID: Int64, reporterID: String, _ repositories: Repositories) throws -> Message
+    /// The message as `reporterID` reads it at `now`, when they may (404 otherwise).
+    func reportedMessage(_ channelURL: String, _ messageID: Int64, reporterID: String, now: Int64, _ repositories: Repositories) throws
+        -> Message
 }
 
 /// A channel locked for a moderation request, used inside its transaction.

@@ -24,7 +24,7 @@ public struct ModerationService: Sendable {
     }
 
     /// Mutes the user (they read, but do not send); returns the channel as the caller reads it.
-    public func mute(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ new: NewRestriction) async throws -> ChannelView {
+    public func mute(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ new: NewRestriction) async throws -> ChannelResource {
         let channel = try self.channel(kind)
         let now = clock.nowMillis
         return try await store.transaction { repositories in
@@ -62,7 +62,7 @@ public struct ModerationService: Sendable {
         repositories.events.append(
             NewEvent(
                 restriction == .ban ? .userBanned : .userMuted, channelURL: channelURL, audience: .joinedMembers, userIDs: [new.userID],
-                payload: .restriction(imposed)))
+                payload: .restriction(imposed), channelKind: kind))
         try repositories.auditLogs.append(
             NewAuditEntry(
                 restriction == .ban ? .ban : .mute, actorID: actor, targetUserID: new.userID, channelKind: kind, channelURL: channelURL,
@@ -106,7 +106,7 @@ public struct ModerationService: Sendable {
             repositories.events.append(
                 NewEvent(
                     restriction == .ban ? .userUnbanned : .userUnmuted, channelURL: channelURL, audience: .joinedMembers, userIDs: [userID],
-                    payload: .user(user)))
+                    payload: .user(user), channelKind: kind))
             try repositories.auditLogs.append(
                 NewAuditEntry(
                     restriction == .ban ? .unban : .unmute, actorID: caller.userID, targetUserID: userID, channelKind: kind,
@@ -199,7 +199,7 @@ public struct ModerationService: Sendable {
 
 /// A channel where a user is banned or muted, with the ban or mute.
 public struct RestrictedChannel: Sendable {
-    public let channel: ChannelView
+    public let channel: ChannelResource
     public let startAt: Int64
     public let endAt: Int64
     public let description: String

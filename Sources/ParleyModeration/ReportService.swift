@@ -45,8 +45,9 @@ public struct ReportService: Sendable {
         _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, offendingUserID: String?, _ filing: Filing
     ) async throws -> (report: Report, created: Bool) {
         let channel = try self.channel(kind)
+        let now = clock.nowMillis
         return try await file(caller, filing, .message(kind, channelURL, messageID)) { reporterID, repositories in
-            let message = try channel.reportedMessage(channelURL, messageID, reporterID: reporterID, repositories)
+            let message = try channel.reportedMessage(channelURL, messageID, reporterID: reporterID, now: now, repositories)
             if let offendingUserID, offendingUserID != message.sender?.userID {
                 throw ParleyError.invalidValue("offending_user_id", "must be the message's sender")
             }

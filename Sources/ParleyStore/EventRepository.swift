@@ -71,16 +71,17 @@ public struct EventRepository {
                 ) AS locks
                 FROM producing
             )
-            INSERT INTO events (event_id, created_at, type, channel_url, audience, user_ids, data, except_user_id)
+            INSERT INTO events (event_id, created_at, type, channel_url, audience, user_ids, data, except_user_id, channel_type)
             SELECT nextval('event_ids'), (extract(epoch FROM clock_timestamp()) * 1000)::bigint, e.type, e.channel_url, e.audience,
-                CASE WHEN e.user_ids = '' THEN '{}'::text[] ELSE string_to_array(e.user_ids, E'\\n') END, e.data, e.except_user_id
-            FROM locked, unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::text[], $6::text[])
-                WITH ORDINALITY AS e(type, channel_url, audience, user_ids, data, except_user_id, ord)
+                CASE WHEN e.user_ids = '' THEN '{}'::text[] ELSE string_to_array(e.user_ids, E'\\n') END, e.data, e.except_user_id,
+                e.channel_type
+            FROM locked, unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::text[], $6::text[], $7::text[])
+                WITH ORDINALITY AS e(type, channel_url, audience, user_ids, data, except_user_id, channel_type, ord)
             ORDER BY e.ord
             """,
             [
                 events.map(\.type.rawValue), events.map(\.channelURL), events.map { Int64($0.audience.rawValue) },
-                events.map { $0.userIDs.joined(separator: "\n") }, data, events.map(\.exceptUserID)
+                events.map { $0.userIDs.joined(separator: "\n") }, data, events.map(\.exceptUserID), events.map(\.channelKind.rawValue)
             ]
         )
         return true
@@ -126,7 +127,7 @@ public struct EventRepository {
             """
             SELECT * FROM (
                 SELECT \(Self.columns(prefix: "e.")), m.ts_message_offset AS visible_from
-                FROM group_channel_members m JOIN events e ON e.channel_url = m.channel_url AND e.event_id > $2 AND e.event_id <= $4
+                FROM channel_recipients m JOIN events e ON e.channel_url = m.channel_url AND e.event_id > $2 AND e.event_id <= $4
                 WHERE m.user_id = $1 AND e.audience < 2 AND (m.state = 'joined' OR e.audience = 1)
                     AND e.except_user_id IS DISTINCT FROM $1
                 UNION ALL
@@ -134,7 +135,7 @@ public struct EventRepository {
                 FROM events e WHERE e.user_ids @> ARRAY[$1::text] AND e.event_id > $2 AND e.event_id <= $4
                     AND e.except_user_id IS DISTINCT FROM $1
                     AND NOT (e.audience < 2 AND EXISTS (
-                        SELECT 1 FROM group_channel_members m
+                        SELECT 1 FROM channel_recipients m
                         WHERE m.channel_url = e.channel_url AND m.user_id = $1 AND (m.state = 'joined' OR e.audience = 1)))
             ) mine ORDER BY event_id LIMIT $3
             """,
@@ -174,10 +175,11 @@ public struct EventRepository {
     }
 
     /// The members of these channels, for deciding recipients: who is in which channel, joined
-    /// or invited, and from when on they may see messages.
+    /// or invited, and from when on they may see messages (an open channel's participants are
+    /// joined members who see every message).
     public func recipients(_ channelURLs: [String]) throws -> [String: [ChannelRecipient]] {
         let rows = try connection.query(
-            "SELECT channel_url, user_id, state, ts_message_offset FROM group_channel_members WHERE channel_url = ANY($1::text[])",
+            "SELECT channel_url, user_id, state, ts_message_offset FROM channel_recipients WHERE channel_url = ANY($1::text[])",
             [channelURLs]
         )
         var byChannel: [String: [ChannelRecipient]] = [:]
@@ -201,7 +203,7 @@ public struct EventRepository {
         return versions
     }
 
-    private static let columns = "event_id, type, created_at, channel_url, audience, user_ids, data, except_user_id"
+    private static let columns = "event_id, type, created_at, channel_url, audience, user_ids, data, except_user_id, channel_type"
     private static func columns(prefix: String) -> String {
         columns.split(separator: ", ").map { prefix + $0 }.joined(separator: ", ")
     }
@@ -212,7 +214,7 @@ public struct EventRepository {
             eventID: try row.decode("event_id"), type: try row.decode("type"), createdAt: try row.decode("created_at"),
             channelURL: try row.decodeIfPresent("channel_url"), audience: EventAudience(rawValue: Int(audience)) ?? .users,
             userIDs: try row.decode("user_ids"), payload: try JSONColumn.value(try row.decode("data")),
-            exceptUserID: try row.decodeIfPresent("except_user_id")
+            exceptUserID: try row.decodeIfPresent("except_user_id"), channelKind: try row.decode("channel_type")
         )
     }
 }

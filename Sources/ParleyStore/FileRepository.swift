@@ -6,7 +6,8 @@ import Postgres
 public struct StoredFileAccess: Sendable {
     public let channelURL: String
     public let file: FileAttachment
-    /// The asking user's membership state in the file's channel; nil when not a member.
+    /// The asking user's membership state in the file's channel; nil when not a member. In an
+    /// open channel, which everyone may read, every user not banned from it counts as joined.
     public let memberState: MemberState?
     /// The asking user's current file key generation, and whether they are active; nil when the
     /// user is gone.
@@ -27,17 +28,21 @@ public struct FileRepository {
 
     /// The stored file and what `userID` (nil: the admin) may do with it; nil when unknown (a
     /// removed message's files are forgotten with it).
-    public static func access(fileID: String, userID: String?) -> Lookup<StoredFileAccess?> {
+    public static func access(fileID: String, userID: String?, now: Int64) -> Lookup<StoredFileAccess?> {
         Lookup(
             query: Query(
                 """
-                SELECT f.channel_url, f.file::text AS file, gm.state AS member_state, u.file_key_generation, u.is_active
-                FROM files f
+                SELECT f.channel_url, f.file::text AS file, u.file_key_generation, u.is_active,
+                    CASE WHEN c.channel_type = 'group' THEN gm.state
+                         WHEN u.user_id IS NOT NULL AND ban.user_id IS NULL THEN 'joined' END AS member_state
+                FROM files f JOIN channels c ON c.channel_url = f.channel_url
                 LEFT JOIN group_channel_members gm ON gm.channel_url = f.channel_url AND gm.user_id = $2
                 LEFT JOIN users u ON u.user_id = $2
+                LEFT JOIN \(ModerationRepository.inForce("channel_bans", "ban", kind: "open", now: "$3"))
+                    ON ban.channel_url = f.channel_url AND ban.user_id = $2
                 WHERE f.file_id = $1
                 """,
-                [fileID, userID]
+                [fileID, userID, now]
             ) { result in
                 try result.first.map { row in
                     StoredFileAccess(

@@ -23,11 +23,7 @@ public struct GroupChannelReader {
         var channels: [String: GroupChannel] = [:]
         for row in rows {
             let url: String = try row.decode("channel_url")
-            let creator: BasicUser? = try row.decodeIfPresent("creator_nickname", as: String.self).map { nickname in
-                BasicUser(
-                    userID: try row.decode("created_by"), nickname: nickname,
-                    profileURL: try row.decode("creator_profile_url"), isActive: try row.decode("creator_is_active"))
-            }
+            let creator = try UserRepository.creator(row)
             channels[url] = GroupChannel(
                 channelURL: url, name: try row.decode("name"), coverURL: try row.decode("cover_url"),
                 customType: try row.decode("custom_type"), data: try row.decode("data"),

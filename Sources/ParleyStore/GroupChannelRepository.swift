@@ -1,8 +1,10 @@
 import ParleyCore
 import Postgres
 
-/// A channel row as stored, before operators and the creator are attached.
-public struct GroupChannelRecord: Sendable {
+/// What the rules need of a channel's row, of either kind (an open channel is public, not
+/// distinct or super, with no access code; its `memberCount` is its participant count).
+public struct ChannelRecord: Sendable {
+    public var kind: ChannelKind = .group
     public let channelURL: String
     public let isDistinct: Bool
     public let isPublic: Bool
@@ -11,6 +13,15 @@ public struct GroupChannelRecord: Sendable {
     public let accessCodeHash: String?
     public let freeze: Bool
     public let memberCount: Int
+}
+
+extension ChannelRecord {
+    public init(open record: OpenChannelRecord) {
+        self.init(
+            kind: .open, channelURL: record.channelURL, isDistinct: false, isPublic: true, isSuper: false,
+            isEphemeral: record.isEphemeral, accessCodeHash: nil, freeze: record.freeze, memberCount: record.participantCount
+        )
+    }
 }
 
 /// What `insert` stores for a new channel.
@@ -93,13 +104,13 @@ public struct GroupChannelRepository {
     /// Rows are locked in one order across the project (see `lock`): channels, then their
     /// member rows, then users. `FOR NO KEY UPDATE` is what the send's own UPDATE takes, and it
     /// leaves foreign-key checks of concurrent inserts (messages, members) unblocked.
-    public func find(_ channelURL: String, forUpdate: Bool = false) throws -> GroupChannelRecord? {
+    public func find(_ channelURL: String, forUpdate: Bool = false) throws -> ChannelRecord? {
         let lock = forUpdate ? " FOR NO KEY UPDATE" : ""
         return try connection.query(
             "SELECT channel_url, is_distinct, is_public, is_super, is_ephemeral, access_code_hash, is_frozen, member_count FROM group_channels WHERE channel_url = $1\(lock)",
             [channelURL]
         ).first.map { row in
-            GroupChannelRecord(
+            ChannelRecord(
                 channelURL: try row.decode("channel_url"), isDistinct: try row.decode("is_distinct"),
                 isPublic: try row.decode("is_public"), isSuper: try row.decode("is_super"),
                 isEphemeral: try row.decode("is_ephemeral"), accessCodeHash: try row.decodeIfPresent("access_code_hash"),

@@ -79,6 +79,37 @@ public struct MessageRepository {
         )
     }
 
+    /// Stores a message of an open channel: the channel row hands out its sequence number and
+    /// time as in a group channel; there are no members to move (no unread counts, API.md §8).
+    public func insertOpen(_ channelURL: String, _ new: NewMessage, sender: BasicUser?, isOperator: Bool, now: Int64) throws -> Message {
+        let written = try connection.query(
+            """
+            WITH channel AS (
+                UPDATE open_channels SET message_seq = message_seq + 1,
+                    last_message_at = GREATEST($15::bigint, COALESCE(last_message_at, 0) + 1)
+                WHERE channel_url = $1 RETURNING message_seq, last_message_at
+            )
+            INSERT INTO messages (message_id, channel_url, channel_type, seq, counted_seq, message_type, sender_id, sender_nickname,
+                sender_profile_url, message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent,
+                is_op_msg, dedup_id, created_at, file)
+            SELECT nextval('message_ids'), $1, 'open', channel.message_seq, 0, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                $11::jsonb, $12, $13, $14, channel.last_message_at, $16::jsonb
+            FROM channel
+            RETURNING message_id, created_at
+            """,
+            [
+                channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
+                new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
+                try JSONColumn.text(new.sortedMetaarray), new.isSilent, isOperator, new.dedupID, now,
+                try new.file.map(JSONColumn.text)
+            ]
+        )
+        return Message(
+            sent: new, messageID: try written[0].decode("message_id"), channelURL: channelURL, sender: sender,
+            isOperator: isOperator, createdAt: try written[0].decode("created_at"), channelKind: .open
+        )
+    }
+
     /// A fresh message id, for a message of an ephemeral channel (numbered, stored nowhere).
     public func nextID() throws -> Int64 {
         try connection.query("SELECT nextval('message_ids') AS id")[0].decode("id")

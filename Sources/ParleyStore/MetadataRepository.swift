@@ -3,19 +3,20 @@ import Postgres
 
 /// What a metadata map belongs to; each has its own table.
 public enum MetadataOwner: Sendable {
-    case user, groupChannel
+    case user, groupChannel, openChannel
 
     var table: String {
         switch self {
         case .user: "user_metadata"
         case .groupChannel: "group_channel_metadata"
+        case .openChannel: "open_channel_metadata"
         }
     }
 
     var column: String {
         switch self {
         case .user: "user_id"
-        case .groupChannel: "channel_url"
+        case .groupChannel, .openChannel: "channel_url"
         }
     }
 }

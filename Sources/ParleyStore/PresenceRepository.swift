@@ -11,14 +11,29 @@ public struct PresenceRepository {
         "EXISTS (SELECT 1 FROM event_sockets s WHERE s.user_id = \(alias).user_id) AS is_online"
     }
 
-    /// Registers (or re-registers) an instance and beats its heart.
-    public func beat(_ instanceID: String) throws {
+    /// Registers (or re-registers) an instance and beats its heart; true when its row was new
+    /// (its first beat, or the others had reaped it).
+    public func beat(_ instanceID: String) throws -> Bool {
         try connection.query(
             """
             INSERT INTO event_instances (instance_id) VALUES ($1)
             ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = now()
+            RETURNING (xmax = 0) AS inserted
             """,
             [instanceID]
+        )[0].decode("inserted")
+    }
+
+    /// Puts back the rows of the instance's live sockets that are missing (after a reaping).
+    public func restore(_ instanceID: String, sockets: [(socketID: String, userID: String)], now: Int64) throws {
+        guard !sockets.isEmpty else { return }
+        try connection.query(
+            """
+            INSERT INTO event_sockets (socket_id, user_id, instance_id, connected_at)
+            SELECT s.socket_id, s.user_id, $3, $4 FROM unnest($1::text[], $2::text[]) AS s(socket_id, user_id)
+            ON CONFLICT (socket_id) DO NOTHING
+            """,
+            [sockets.map(\.socketID), sockets.map(\.userID), instanceID, now]
         )
     }
 

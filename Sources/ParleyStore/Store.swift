@@ -116,9 +116,11 @@ public struct Repositories {
     public func userMetadata(_ userID: String) -> MetadataRepository {
         MetadataRepository(connection: connection, owner: .user, ownerID: userID)
     }
-    public func channelMetadata(_ channelURL: String) -> MetadataRepository {
-        MetadataRepository(connection: connection, owner: .groupChannel, ownerID: channelURL)
+    public func channelMetadata(_ channelURL: String, kind: ChannelKind = .group) -> MetadataRepository {
+        MetadataRepository(connection: connection, owner: kind == .group ? .groupChannel : .openChannel, ownerID: channelURL)
     }
+    public var openChannels: OpenChannelRepository { OpenChannelRepository(connection: connection) }
+    public var participants: ParticipantRepository { ParticipantRepository(connection: connection) }
     public var groupChannels: GroupChannelRepository { GroupChannelRepository(connection: connection) }
     public var groupChannelMembers: GroupChannelMemberRepository { GroupChannelMemberRepository(connection: connection) }
     public var groupChannelLists: GroupChannelListRepository { GroupChannelListRepository(connection: connection) }

@@ -7,3 +7,4 @@ extension MessageType: PostgresDecodable {}
 extension MentionType: PostgresDecodable {}
 extension MemberState: PostgresDecodable {}
 extension HiddenState: PostgresDecodable {}
+extension ChannelKind: PostgresDecodable {}

@@ -107,6 +107,16 @@ public struct UserRepository {
         )
     }
 
+    /// A channel's creator from the `created_by` and `creator_*` columns of a channel read (nil
+    /// when there is none, or the user is gone).
+    static func creator(_ row: PostgresRow) throws -> BasicUser? {
+        try row.decodeIfPresent("creator_nickname", as: String.self).map { nickname in
+            BasicUser(
+                userID: try row.decode("created_by"), nickname: nickname,
+                profileURL: try row.decode("creator_profile_url"), isActive: try row.decode("creator_is_active"))
+        }
+    }
+
     static func user(_ row: PostgresRow) throws -> User {
         let metadata = try JSONStringMap.parse(try row.decode("metadata"))
         return User(

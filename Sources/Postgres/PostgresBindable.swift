@@ -63,9 +63,11 @@ extension Array: PostgresBindable where Element: PostgresBindable {
                 continue
             }
             text += "\""
-            for character in value {
-                if character == "\"" || character == "\\" { text += "\\" }
-                text.append(character)
+            // Per Unicode scalar, not per Character: a quote or backslash followed by a
+            // combining mark is one Character that is neither, and went out unescaped.
+            for scalar in value.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { text += "\\" }
+                text.unicodeScalars.append(scalar)
             }
             text += "\""
         }

@@ -9,6 +9,9 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     let limits = container.config.limits
     let files = FileController(files: container.files, authenticator: container.authenticator)
     let channelDTO: @Sendable (ChannelView) -> ChannelDTO = { ChannelDTO(view: $0, maxMessageLength: limits.messageLength) }
+    let resourceDTO: @Sendable (ChannelResource) -> ChannelResourceDTO = {
+        ChannelResourceDTO(resource: $0, maxMessageLength: limits.messageLength)
+    }
     router.addRoutes(HealthController(readiness: container.readiness).routes)
     router.addRoutes(files.downloadRoutes, atPath: "v3")
     router.addRoutes(EventStreamController.plainRoutes(), atPath: "v3")
@@ -26,6 +29,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     v3.addRoutes(UserController(users: container.users).routes)
     v3.addRoutes(MetadataController(service: container.userMetadata, ownerPath: "users/{user_id}", ownerParameter: "user_id").routes)
     v3.addRoutes(GroupChannelController(channels: container.groupChannels, lists: container.channelLists, limits: limits).routes)
+    v3.addRoutes(OpenChannelController(channels: container.openChannels, participants: container.participants, limits: limits).routes)
     v3.addRoutes(
         MembershipController(memberships: container.memberships, memberLists: container.memberLists, channelDTO: channelDTO).routes)
     v3.addRoutes(ChannelOperatorController(operators: container.channelOperators, channelDTO: channelDTO).routes)
@@ -35,7 +39,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
         ).routes)
     v3.addRoutes(
         ModerationController(
-            moderation: container.moderation, auditLogs: container.auditLogs, clock: container.clock, channelDTO: channelDTO,
+            moderation: container.moderation, auditLogs: container.auditLogs, clock: container.clock, channelDTO: resourceDTO,
             kinds: container.moderatedChannelKinds
         ).routes)
     v3.addRoutes(BlockController(blocks: container.blocks).routes)
@@ -43,13 +47,19 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
     v3.addRoutes(TypingController(realtime: container.realtime).routes)
     v3.addRoutes(ChangelogController(changelogs: container.changelogs, channelDTO: channelDTO).routes)
-    v3.addRoutes(MessageController(messages: container.messages, files: container.files, limits: limits, clock: container.clock).routes)
+    for kind in ChannelKind.allCases {
+        v3.addRoutes(
+            MessageController(kind: kind, messages: container.messages, files: container.files, limits: limits, clock: container.clock)
+                .routes)
+        v3.addRoutes(
+            MessageExtrasController(kind: kind, reactions: container.reactions, metaarrays: container.metaarrays, limits: limits).routes)
+        v3.addRoutes(
+            MetadataController(
+                service: ChannelMetadataOfKind(service: container.channelMetadata, kind: kind),
+                ownerPath: "\(kind.pathSegment)/{channel_url}", ownerParameter: "channel_url"
+            ).routes)
+    }
     v3.addRoutes(files.routes)
-    v3.addRoutes(MessageExtrasController(reactions: container.reactions, metaarrays: container.metaarrays, limits: limits).routes)
-    v3.addRoutes(
-        MetadataController(
-            service: container.channelMetadata, ownerPath: "group_channels/{channel_url}", ownerParameter: "channel_url"
-        ).routes)
 }
 
 /// The router with every endpoint, behind the middlewares, all taken from the container.
@@ -72,7 +82,7 @@ public func servedRoutes(container: Container) -> [String] {
 func buildWebSocketRouter(container: Container) -> Router<EventStreamContext> {
     let router = Router(context: EventStreamContext.self)
     EventStreamController(
-        realtime: container.realtime, authenticator: container.authenticator,
+        realtime: container.realtime, participants: container.participants, authenticator: container.authenticator,
         fileLinks: FileLinkIssuer(baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock),
         maxMessageLength: container.config.limits.messageLength, logger: container.logger
     ).register(on: router)

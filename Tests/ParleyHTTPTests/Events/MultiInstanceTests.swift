@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 import Testing
 
 /// API.md §6.4 and §6.5: several instances on one database behave as one server.
@@ -93,6 +94,32 @@ import Testing
             let texts = resumed.events(ofType: "message_received").compactMap { ($0["data"] as? [String: Any])?["message"] as? String }
             #expect(texts == (1...5).map { "m\($0)" })
             resumed.close()
+        }
+    }
+
+    /// An instance the others took for dead (a stall past the limit removed it and its socket
+    /// rows) puts its live sockets back with its next heartbeat: its users are online again and
+    /// count toward their socket cap.
+    @Test func aReapedButLiveInstanceRestoresItsSockets() async throws {
+        try await TestServer.withAPI({ $0.events.heartbeatInterval = .milliseconds(200) }) { api in
+            let cast = try await api.cast("reaped", 1)
+            let socket = try await api.events(cast.tokens[cast[0]]!)
+            _ = try await socket.hello()
+            #expect(try await api.get("/v3/users/\(cast[0])").rawJSON["is_online"] as? Bool == true)
+            let database = try PostgresConnection(conninfo: TestServer.databaseURL, logger: TestServer.logger)
+            // What another instance's reaping does: the instance row goes, its sockets with it.
+            try database.query(
+                "DELETE FROM event_instances WHERE instance_id IN (SELECT instance_id FROM event_sockets WHERE user_id = $1)", [cast[0]])
+            let rows = try database.query("SELECT count(*) AS n FROM event_sockets WHERE user_id = $1", [cast[0]])[0].decode(
+                "n", as: Int64.self)
+            #expect(rows == 0)
+            #expect(
+                try await eventually {
+                    try database.query("SELECT count(*) AS n FROM event_sockets WHERE user_id = $1", [cast[0]])[0].decode(
+                        "n", as: Int64.self) == 1
+                })
+            #expect(try await api.get("/v3/users/\(cast[0])").rawJSON["is_online"] as? Bool == true)
+            socket.close()
         }
     }
 }

@@ -21,9 +21,11 @@ struct FormFile {
 }
 
 extension API {
-    /// Sends a multipart/form-data upload to a channel's messages endpoint.
+    /// Sends a multipart/form-data upload to a channel's messages endpoint (`kind`: the path
+    /// segment of the channel's kind).
     func upload(
-        _ channelURL: String, _ fields: [String: String] = [:], file: FormFile?, as credential: Credential = .admin
+        _ channelURL: String, _ fields: [String: String] = [:], file: FormFile?, as credential: Credential = .admin,
+        kind: String = "group_channels"
     ) async throws -> APIResponse {
         let boundary = "parley-test-\(UUID().uuidString)"
         var body: [UInt8] = []
@@ -40,7 +42,7 @@ extension API {
         }
         add("--\(boundary)--\r\n")
         let response = try await bytes(
-            .post, "/v3/group_channels/\(channelURL)/messages", body: body,
+            .post, "/v3/\(kind)/\(channelURL)/messages", body: body,
             headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], as: credential
         )
         return APIResponse(status: response.status, headers: response.headers, text: String(decoding: response.bytes, as: UTF8.self))

@@ -1,0 +1,115 @@
+import ParleyCore
+
+/// The open channel resource (API.md §8.1).
+struct OpenChannelDTO: JSONWritable {
+    let channel: OpenChannel
+    /// The configured user message length limit.
+    let maxMessageLength: Int
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("channel_url", channel.channelURL)
+            json.field("channel_type", "open")
+            json.field("name", channel.name)
+            json.field("cover_url", channel.coverURL)
+            json.field("custom_type", channel.customType)
+            json.field("data", channel.data)
+            json.field("is_ephemeral", channel.isEphemeral)
+            json.field("freeze", channel.freeze)
+            json.field("participant_count", channel.participantCount)
+            json.field("max_length_message", maxMessageLength)
+            json.field("created_at", channel.createdAt)
+            json.key("created_by")
+            if let creator = channel.createdBy { json.value(BasicUserDTO(user: creator)) } else { json.null() }
+            json.key("operators")
+            json.array { json in channel.operators.forEach { json.value(BasicUserDTO(user: $0)) } }
+        }
+    }
+}
+
+/// A participant in the participant list (API.md §8.3).
+struct ParticipantDTO: JSONWritable {
+    let participant: Participant
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            BasicUserDTO(user: participant.user).writeFields(to: &json)
+            json.field("is_online", participant.isOnline)
+            json.field("last_seen_at", participant.lastSeenAt)
+            json.field("is_muted", participant.isMuted)
+        }
+    }
+}
+
+/// A channel of either kind, in the form of its kind.
+struct ChannelResourceDTO: JSONWritable {
+    let resource: ChannelResource
+    let maxMessageLength: Int
+
+    func write(to json: inout JSONWriter) {
+        switch resource {
+        case .group(let view): ChannelDTO(view: view, maxMessageLength: maxMessageLength).write(to: &json)
+        case .open(let channel): OpenChannelDTO(channel: channel, maxMessageLength: maxMessageLength).write(to: &json)
+        }
+    }
+}
+
+/// `POST /v3/open_channels` (API.md §8.2).
+struct NewOpenChannelBody: Decodable {
+    @Checked var channelURL: String?
+    @Checked var name: String?
+    @Checked var coverURL: String?
+    @Checked var customType: String?
+    @Checked var data: String?
+    var isEphemeral: Bool?
+    @Checked var operatorIDs: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case channelURL = "channel_url"
+        case name
+        case coverURL = "cover_url"
+        case customType = "custom_type"
+        case data
+        case isEphemeral = "is_ephemeral"
+        case operatorIDs = "operator_ids"
+    }
+
+    func validated(limits: Limits) throws -> NewOpenChannel {
+        NewOpenChannel(
+            channelURL: try channelURL.map { try Validation.channelURL($0) },
+            name: try Validation.text(name ?? "", field: "name", max: Validation.maxChannelNameLength),
+            coverURL: try Validation.text(coverURL ?? "", field: "cover_url", max: Validation.maxProfileURLLength),
+            customType: try Validation.text(customType ?? "", field: "custom_type", max: Validation.maxCustomTypeLength),
+            data: try Validation.data(data ?? "", max: limits.dataBytes),
+            isEphemeral: isEphemeral ?? false,
+            operatorIDs: try Validation.userIDs(operatorIDs ?? [], field: "operator_ids")
+        )
+    }
+}
+
+/// `PUT /v3/open_channels/{channel_url}`: absent fields stay; `operator_ids` replaces the operators.
+struct OpenChannelUpdateBody: Decodable {
+    @Checked var name: String?
+    @Checked var coverURL: String?
+    @Checked var customType: String?
+    @Checked var data: String?
+    @Checked var operatorIDs: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case coverURL = "cover_url"
+        case customType = "custom_type"
+        case data
+        case operatorIDs = "operator_ids"
+    }
+
+    func validated(limits: Limits) throws -> OpenChannelUpdate {
+        OpenChannelUpdate(
+            name: try name.map { try Validation.text($0, field: "name", max: Validation.maxChannelNameLength) },
+            coverURL: try coverURL.map { try Validation.text($0, field: "cover_url", max: Validation.maxProfileURLLength) },
+            customType: try customType.map { try Validation.text($0, field: "custom_type", max: Validation.maxCustomTypeLength) },
+            data: try data.map { try Validation.data($0, max: limits.dataBytes) },
+            operatorIDs: try operatorIDs.map { try Validation.userIDs($0, field: "operator_ids") }
+        )
+    }
+}
