@@ -12,7 +12,9 @@ public struct EventSettings: Sendable {
     public var silenceLimit: Duration = .seconds(75)
     /// A browser's auth frame must arrive within this.
     public var authTimeout: Duration = .seconds(5)
-    /// Instance heartbeats, and when the others count an instance (and its sockets) gone.
+    /// Instance heartbeats, and when the others count this instance (and its sockets) gone: each
+    /// instance writes its own limit beside its heartbeat, so instances configured differently
+    /// never reap each other early.
     public var heartbeatInterval: Duration = .seconds(5)
     public var instanceDeadAfter: Duration = .seconds(20)
     /// A typing state ends this long after its last start.

@@ -46,6 +46,11 @@ public final class EventSubscription: Sendable {
     func deliver(_ delivery: Delivery) {
         state.withLock { state in
             guard !state.isClosed else { return }
+            // A close goes out at once (even during the replay) and is the last delivery.
+            if case .close = delivery {
+                state.isClosed = true
+                return sink.send(delivery, replayed: false)
+            }
             if case .event(let event, _) = delivery, event.eventID <= state.skipThrough { return }
             guard state.heldBack != nil else { return sink.send(delivery, replayed: false) }
             state.heldBack!.append(delivery)

@@ -91,7 +91,7 @@ public final class Realtime: Service, Sendable {
                 guard let typing = try? JSONDecoder().decode(TypingNotice.self, from: Data(payload.utf8)) else { continue }
                 do { try await hub.received(typing, ts: clock.nowMillis) } catch { logger.warning("typing delivery failed: \(error)") }
             case .notification(EventRepository.socketsChannel, let socketID):
-                hub.subscription(socketID)?.deliver(.close(code: StreamCloseCode.tooManySockets, reason: "Too many sockets"))
+                closeSurplus(socketID)
             case .notification: break
             }
         }
@@ -105,10 +105,10 @@ public final class Realtime: Service, Sendable {
             let offline = try await store.transaction { repositories in
                 // An instance the others took for dead (it stalled past the limit) comes back with
                 // its live sockets, which their reaping had removed.
-                if try repositories.presence.beat(instanceID) {
+                if try repositories.presence.beat(instanceID, deadAfterMillis: deadAfter) {
                     try repositories.presence.restore(instanceID, sockets: live, now: now)
                 }
-                let dead = try repositories.presence.reapDead(deadAfterMillis: deadAfter)
+                let dead = try repositories.presence.reapDead()
                 let closed = try repositories.presence.reconcile(
                     instanceID, liveSocketIDs: live.map(\.socketID), now: now, graceMillis: deadAfter)
                 return dead + closed
@@ -180,7 +180,9 @@ extension Realtime {
             for socketID in surplus { try repositories.events.notify(EventRepository.socketsChannel, socketID) }
             return surplus
         }
-        if !surplus.isEmpty { logger.debug("closing surplus sockets", metadata: ["count": "\(surplus.count)"]) }
+        // Those on this instance close now, without waiting for the notification (which an
+        // instance whose LISTEN is still connecting would miss); the others on theirs.
+        for socketID in surplus { closeSurplus(socketID) }
         let position = try await hub.register(subscription)
         do {
             let replay = try await replay(for: userID, after: after, through: position)
@@ -199,6 +201,11 @@ extension Realtime {
             throw error
         }
         return subscription
+    }
+
+    /// Closes a socket beyond its user's cap, if this instance holds it.
+    private func closeSurplus(_ socketID: String) {
+        hub.subscription(socketID)?.deliver(.close(code: StreamCloseCode.tooManySockets, reason: "Too many sockets"))
     }
 
     /// The socket closed: the user may be offline now (then their typing ends everywhere, and

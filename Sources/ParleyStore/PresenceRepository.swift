@@ -11,16 +11,17 @@ public struct PresenceRepository {
         "EXISTS (SELECT 1 FROM event_sockets s WHERE s.user_id = \(alias).user_id) AS is_online"
     }
 
-    /// Registers (or re-registers) an instance and beats its heart; true when its row was new
-    /// (its first beat, or the others had reaped it).
-    public func beat(_ instanceID: String) throws -> Bool {
+    /// Registers (or re-registers) an instance and beats its heart, with how long it may stay
+    /// silent before the others reap it; true when its row was new (its first beat, or the others
+    /// had reaped it).
+    public func beat(_ instanceID: String, deadAfterMillis: Int64) throws -> Bool {
         try connection.query(
             """
-            INSERT INTO event_instances (instance_id) VALUES ($1)
-            ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = now()
+            INSERT INTO event_instances (instance_id, dead_after_ms) VALUES ($1, $2)
+            ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = now(), dead_after_ms = EXCLUDED.dead_after_ms
             RETURNING (xmax = 0) AS inserted
             """,
-            [instanceID]
+            [instanceID, deadAfterMillis]
         )[0].decode("inserted")
     }
 
@@ -37,14 +38,14 @@ public struct PresenceRepository {
         )
     }
 
-    /// Removes the instances whose last beat is older than `deadAfterMillis` (their sockets go with
-    /// them) and stamps `last_seen_at` on their users who are online nowhere else. Returns those
-    /// users.
-    public func reapDead(deadAfterMillis: Int64) throws -> [String] {
+    /// Removes the instances silent for longer than each one said it may be (their sockets go
+    /// with them) and stamps `last_seen_at` on their users who are online nowhere else. Returns
+    /// those users.
+    public func reapDead() throws -> [String] {
         let rows = try connection.query(
             """
             WITH dead AS (
-                DELETE FROM event_instances WHERE heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)
+                DELETE FROM event_instances WHERE heartbeat_at < now() - make_interval(secs => dead_after_ms / 1000.0)
                 RETURNING instance_id, heartbeat_at
             ), gone AS (
                 SELECT s.user_id, max(d.heartbeat_at) AS seen FROM event_sockets s JOIN dead d ON d.instance_id = s.instance_id
@@ -58,8 +59,7 @@ public struct PresenceRepository {
                 RETURNING u.user_id
             )
             SELECT user_id FROM offline
-            """,
-            [deadAfterMillis]
+            """
         )
         return try rows.map { try $0.decode("user_id") }
     }

@@ -14,6 +14,8 @@ final class EventSocket: Sendable {
         let received = Mutex<[String]>([])
         let closeCode = Mutex<UInt16?>(nil)
         let ended = Mutex(false)
+        /// Why the client ended without a close frame (a refused connection or upgrade).
+        let failure = Mutex<String?>(nil)
     }
     private let inbox = Inbox()
     private let outgoing: AsyncStream<String>.Continuation
@@ -29,18 +31,24 @@ final class EventSocket: Sendable {
         self.outgoing = outgoing
         let url = "ws://127.0.0.1:\(port)/v3/events" + (query.isEmpty ? "" : "?\(query)")
         Task { [inbox] in
-            let close = try? await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test-ws")) {
-                inbound, outbound, _ in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await text in frames { try await outbound.write(.text(text)) }
-                        try await outbound.close(.normalClosure, reason: nil)
+            let close: WebSocketCloseFrame?
+            do {
+                close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test-ws")) {
+                    inbound, outbound, _ in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await text in frames { try await outbound.write(.text(text)) }
+                            try await outbound.close(.normalClosure, reason: nil)
+                        }
+                        for try await message in inbound.messages(maxSize: 1 << 22) {
+                            if case .text(let text) = message { inbox.received.withLock { $0.append(text) } }
+                        }
+                        group.cancelAll()
                     }
-                    for try await message in inbound.messages(maxSize: 1 << 22) {
-                        if case .text(let text) = message { inbox.received.withLock { $0.append(text) } }
-                    }
-                    group.cancelAll()
                 }
+            } catch {
+                close = nil
+                inbox.failure.withLock { $0 = "\(error)" }
             }
             inbox.closeCode.withLock { $0 = close.map { Self.code($0.closeCode) } ?? nil }
             inbox.ended.withLock { $0 = true }
@@ -87,7 +95,7 @@ final class EventSocket: Sendable {
             found = frames.first(where: match)
             return found != nil
         }
-        guard let found else { throw TestFailure("no matching frame; got \(inbox.received.withLock { $0 })") }
+        guard let found else { throw TestFailure("no matching frame; \(state)") }
         return found
     }
 
@@ -95,9 +103,10 @@ final class EventSocket: Sendable {
         try await waitFor(within: limit) { $0["type"] as? String == type }
     }
 
-    /// The hello frame, once the stream is open.
+    /// The hello frame, once the stream is open. A new server's hub waits for the event
+    /// transactions open at its start (other tests' too) before its first hello, hence the room.
     func hello() async throws -> [String: Any] {
-        try await waitForEvent("hello")
+        try await waitForEvent("hello", within: .seconds(30))
     }
 
     /// Waits for the server to close the socket; the close code, if it sent one.
@@ -107,6 +116,13 @@ final class EventSocket: Sendable {
     }
 
     var isClosed: Bool { inbox.ended.withLock { $0 } }
+
+    /// What the socket got and how it ended, for failure messages.
+    private var state: String {
+        let ended = isClosed ? "closed with \(inbox.closeCode.withLock { $0 }.map(String.init) ?? "no code")" : "open"
+        let failure = inbox.failure.withLock { $0 }.map { ", failed: \($0)" } ?? ""
+        return "got \(inbox.received.withLock { $0 }) (\(ended)\(failure))"
+    }
 }
 
 extension API {
