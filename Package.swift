@@ -103,6 +103,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // libcurl, found through pkg-config, with typed wrappers over its variadic calls.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Outbound HTTP over libcurl's multi interface; the only importer of CCurl.
+        .target(
+            name: "CurlHTTP",
+            dependencies: ["CCurl"]
+        ),
+        // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
+        .target(
+            name: "ParleyTranslation",
+            dependencies: ["ParleyCore", "CurlHTTP"]
+        ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
             name: "ParleyContainer",
@@ -165,9 +181,19 @@ let package = Package(
             dependencies: ["Postgres", "ParleyStore"]
         ),
         .testTarget(
+            name: "CurlHTTPTests",
+            dependencies: [
+                "CurlHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
             name: "ParleyHTTPTests",
             dependencies: [
-                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "Postgres",
+                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "CurlHTTP", "Postgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

@@ -1,0 +1,168 @@
+import CCurl
+import Synchronization
+
+/// One request's libcurl easy handle and what it collects. Created by the caller's task, then
+/// touched only by the client's loop thread; whatever libcurl allocated for it is freed when it
+/// goes, on every path (done, failed, cancelled, shut down).
+final class CurlTransfer: @unchecked Sendable {
+    /// Easy handles alive, per client (the leak check of the tests reads it).
+    final class Count: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    let id: Int
+    private let count: Count
+    let request: OutboundRequest
+    let continuation: CheckedContinuation<OutboundResponse, any Error>
+    let handle: UnsafeMutableRawPointer
+    private var lists: [UnsafeMutablePointer<curl_slist>] = []
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    private var body: [UInt8] = []
+    private var headers: [(name: String, value: String)] = []
+    private var exceededLimit = false
+
+    init?(id: Int, request: OutboundRequest, continuation: CheckedContinuation<OutboundResponse, any Error>, count: Count) {
+        guard let handle = curl_easy_init() else { return nil }
+        count.value.add(1, ordering: .relaxed)
+        self.count = count
+        self.id = id
+        self.request = request
+        self.continuation = continuation
+        self.handle = handle
+        errorBuffer.initialize(to: 0)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        for list in lists { curl_slist_free_all(list) }
+        errorBuffer.deallocate()
+        count.value.subtract(1, ordering: .relaxed)
+    }
+
+    /// Sets every option of the request; an error names what libcurl refused.
+    func configure(userAgent: String) throws(OutboundError) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try set(CURLOPT_URL, request.url)
+        // Signals are not safe in a threaded process; timeouts still work without them (libcurl
+        // is built with the threaded resolver).
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_FOLLOWLOCATION, request.maxRedirects > 0 ? 1 : 0)
+        try set(CURLOPT_MAXREDIRS, request.maxRedirects)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))
+        try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
+        // Aborts early when the length is announced; the write callback enforces it otherwise.
+        try check(parley_curl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes)))
+        try set(CURLOPT_USERAGENT, userAgent)
+        try set(CURLOPT_TCP_KEEPALIVE, 1)
+        try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        try check(parley_curl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, Self.receiveBody))
+        try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
+        try check(parley_curl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, Self.receiveHeader))
+        try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
+        switch request.method {
+        case .get: try set(CURLOPT_HTTPGET, 1)
+        case .head: try set(CURLOPT_NOBODY, 1)
+        case .post, .put, .delete: try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        }
+        var headerLines = request.headers.map { "\($0.name): \($0.value)" }
+        if let body = request.body {
+            try check(parley_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            // Copied by libcurl, so the bytes need not outlive this call.
+            try body.withUnsafeBufferPointer { bytes throws(OutboundError) in
+                try check(
+                    parley_curl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress)))
+            }
+            // libcurl would otherwise wait up to a second for a `100 Continue` before a body over 1 KiB.
+            headerLines.append("Expect:")
+        }
+        if let list = makeList(headerLines) { try check(parley_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)) }
+        let pins = request.pins.map { pin in
+            "\(pin.host):\(pin.port):" + (pin.address.contains(":") ? "[\(pin.address)]" : pin.address)
+        }
+        if let list = makeList(pins) { try check(parley_curl_easy_setopt_slist(handle, CURLOPT_RESOLVE, list)) }
+    }
+
+    /// The answer, or what went wrong, once libcurl reports the transfer done.
+    func outcome(_ code: CURLcode) -> Result<OutboundResponse, OutboundError> {
+        guard code == CURLE_OK else { return .failure(error(code)) }
+        var status = 0
+        _ = parley_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return .success(OutboundResponse(status: status, headers: headers, body: body))
+    }
+
+    private func error(_ code: CURLcode) -> OutboundError {
+        let message = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CURLE_FILESIZE_EXCEEDED: return .responseTooLarge(limit: request.maxResponseBytes)
+        case CURLE_WRITE_ERROR where exceededLimit: return .responseTooLarge(limit: request.maxResponseBytes)
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .couldNotConnect(message)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .invalidURL(message)
+        default: return .failed(code: Int(code.rawValue), message: message)
+        }
+    }
+
+    private static let receiveBody: parley_curl_data_callback = { data, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        guard transfer.body.count + length <= transfer.request.maxResponseBytes else {
+            // Anything but `length` makes libcurl abort the transfer.
+            transfer.exceededLimit = true
+            return 0
+        }
+        if let data { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+        return length
+    }
+
+    private static let receiveHeader: parley_curl_data_callback = { data, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        guard let data else { return length }
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        // Each response of a redirect chain (or a 100 Continue) starts with its status line.
+        if line.hasPrefix("HTTP/") {
+            transfer.headers = []
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = String(line[..<colon])
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
+            transfer.headers.append((name, value))
+        }
+        return length
+    }
+
+    private func makeList(_ lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
+        guard !lines.isEmpty else { return nil }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let longer = curl_slist_append(list, line) else { break }
+            list = longer
+        }
+        if let list { lists.append(list) }
+        return list
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(OutboundError) {
+        try check(parley_curl_easy_setopt_long(handle, option, value))
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws(OutboundError) {
+        try check(parley_curl_easy_setopt_string(handle, option, value))
+    }
+
+    private func check(_ code: CURLcode) throws(OutboundError) {
+        guard code == CURLE_OK else { throw error(code) }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingWhitespace() -> String {
+        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+    }
+}
