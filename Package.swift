@@ -67,7 +67,7 @@ let package = Package(
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
-            dependencies: ["ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration"]
+            dependencies: ["ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration", "ParleyTranslation"]
         ),
         // libvips, found through pkg-config: decodes and thumbnails images.
         .systemLibrary(
@@ -124,6 +124,7 @@ let package = Package(
             name: "ParleyContainer",
             dependencies: [
                 "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres",
+                "ParleyTranslation", "CurlHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -5,6 +5,11 @@ public struct ChatSettings: Sendable {
     public var limits: Limits
     /// API.md §3.7: when false, a user who joins sees only messages sent after joining.
     public var chatHistory: Bool
+    /// API.md §9.2: how long a send with `target_langs` waits for its translations (the rest
+    /// follow with `message_updated`).
+    public var translationSendLimit: Duration = .milliseconds(1500)
+    /// How long any translation may take (on-demand requests, late results of a send).
+    public var translationLimit: Duration = .seconds(10)
 
     public init(limits: Limits, chatHistory: Bool) {
         self.limits = limits

@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyStore
+import ParleyTranslation
 
 /// Editing and deleting messages (API.md §4.4).
 extension MessageService {
@@ -7,10 +8,25 @@ extension MessageService {
     public func update(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ update: MessageUpdate)
         async throws -> Message
     {
+        // A new text is translated again into the languages the old one had (API.md §9.1).
+        var translations: (early: [String: String], job: TranslationJob?) = ([:], nil)
+        if let text = update.message {
+            let current = try await store.read { try Self.editable(kind, channelURL, messageID, caller, $0) }
+            let languages = Array((current.translations ?? [:]).keys)
+            if current.type == .user, text != current.message, !languages.isEmpty {
+                translations = try await translateBeforeStoring(text, into: languages)
+            }
+        }
         let now = clock.nowMillis
-        return try await store.transaction { repositories in
+        return try await store.transaction { [translations] repositories in
             _ = try Self.editable(kind, channelURL, messageID, caller, repositories)
             try repositories.messages.update(messageID, update, now: now)
+            if let text = update.message {
+                _ = try repositories.messages.addTranslations(messageID, translations.early, source: text)
+                if let job = translations.job {
+                    storeLateTranslations(job, already: Set(translations.early.keys), channelURL, messageID, source: text, repositories)
+                }
+            }
             guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID) else {
                 throw Self.notFound(messageID)
             }

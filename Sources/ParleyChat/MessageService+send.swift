@@ -1,6 +1,7 @@
 import ParleyCore
 import ParleyModeration
 import ParleyStore
+import ParleyTranslation
 
 /// Sending messages (API.md §4.2): every write of a send, in one transaction.
 extension MessageService {
@@ -15,9 +16,18 @@ extension MessageService {
     ) {
         if new.type == .admin { try caller.requireAdmin() }
         if let senderID = new.senderID { try caller.requireActingAs(senderID) }
+        var translated = new
+        var lateTranslations: TranslationJob?
+        if !new.targetLanguages.isEmpty {
+            guard new.type == .user else { throw ParleyError.invalidValue("target_langs", "only user messages (MESG) are translated") }
+            // Checked before the provider is asked (and paid); the transaction checks again.
+            let (caller, senderID, now) = (caller, new.senderID, clock.nowMillis)
+            _ = try await store.read { try Self.authorizeSend(caller, kind, channelURL, senderID: senderID, now: now, $0) }
+            (translated.translations, lateTranslations) = try await translateBeforeStoring(new.message, into: new.targetLanguages)
+        }
         let now = clock.nowMillis
-        let (settings, files) = (settings, files)
-        return try await store.transaction { repositories in
+        let (settings, files, new) = (settings, files, translated)
+        return try await store.transaction { [lateTranslations] repositories in
             let (record, member) = try Self.authorizeSend(caller, kind, channelURL, senderID: new.senderID, now: now, repositories)
             if !record.isEphemeral, let existing = try Self.earlierSend(channelURL, new, now: now, repositories) {
                 if let fileID = new.file?.fileID { repositories.afterCommit { await files.discard(fileID) } }
@@ -55,6 +65,14 @@ extension MessageService {
                         channelURL, senderID: new.senderID, mentionType: new.mentionType,
                         mentionedUserIDs: Array(new.mentionedUserIDs.prefix(Validation.maxMentionedUsers)), hiddenFrom: message.hiddenFrom
                     )
+                }
+            }
+            if !record.isEphemeral {
+                _ = try repositories.messages.addTranslations(message.messageID, new.translations, source: new.message)
+                if let lateTranslations {
+                    storeLateTranslations(
+                        lateTranslations, already: Set(new.translations.keys), channelURL, message.messageID, source: new.message,
+                        repositories)
                 }
             }
             if let file = new.file, let fileID = file.fileID {

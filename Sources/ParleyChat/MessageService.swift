@@ -2,20 +2,24 @@ import ParleyCore
 import ParleyFiles
 import ParleyModeration
 import ParleyStore
+import ParleyTranslation
 
 /// Messages of both kinds of channel (API.md §4.2–4.4, §8.2): reading here; sending in `MessageService+send`,
-/// file uploads in `MessageService+upload`, edits and deletes in `MessageService+change`.
+/// file uploads in `MessageService+upload`, edits and deletes in `MessageService+change`, translations
+/// in `MessageService+translate`.
 public struct MessageService: Sendable {
     let store: Store
     let clock: Clock
     let settings: ChatSettings
     let files: FileService
+    let translator: MessageTranslator
 
-    public init(store: Store, clock: Clock, settings: ChatSettings, files: FileService) {
+    public init(store: Store, clock: Clock, settings: ChatSettings, files: FileService, translator: MessageTranslator) {
         self.store = store
         self.clock = clock
         self.settings = settings
         self.files = files
+        self.translator = translator
     }
 
     /// A history window as `viewerID` (the session user, or the user the admin names) may see it.

@@ -3,6 +3,7 @@ import Logging
 import ParleyCore
 import ParleyEvents
 import ParleyFiles
+import ParleyTranslation
 import Postgres
 
 /// Everything the server reads from its environment, with the defaults the README documents.
@@ -40,6 +41,10 @@ public struct Config: Sendable {
     public var httpTimeouts = HTTPTimeouts()
     /// The event stream, presence and typing (API.md §6).
     public var events = EventSettings()
+    /// API.md §9: the translation provider.
+    public var translation = TranslationSettings()
+    public var translationSendLimit: Duration = .milliseconds(1500)
+    public var translationLimit: Duration = .seconds(10)
 
     public init(databaseURL: String, apiToken: String) {
         self.databaseURL = databaseURL
@@ -126,7 +131,23 @@ public struct Config: Sendable {
         config.events.openChannelMessagesPerSecond = try reader.int(
             "PARLEY_OPEN_CHANNEL_MESSAGES_PER_SECOND", default: config.events.openChannelMessagesPerSecond, range: 0...10_000)
         config.events.socketsPerUser = try reader.int("PARLEY_MAX_SOCKETS_PER_USER", default: config.events.socketsPerUser, range: 1...1000)
+        try readTranslation(into: &config, reader)
         return config
+    }
+
+    private static func readTranslation(into config: inout Config, _ reader: EnvironmentReader) throws {
+        let environment = reader.environment
+        let name = environment["PARLEY_TRANSLATION_PROVIDER"].flatMap { $0.isEmpty ? nil : $0.lowercased() } ?? "none"
+        guard let provider = TranslationSettings.Provider(rawValue: name) else {
+            let names = TranslationSettings.Provider.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigError("PARLEY_TRANSLATION_PROVIDER must be one of \(names), not \"\(name)\".")
+        }
+        config.translation.provider = provider
+        config.translation.url = environment["PARLEY_TRANSLATION_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        config.translation.key = environment["PARLEY_TRANSLATION_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let problem = config.translation.problem { throw ConfigError(problem) }
+        config.translationSendLimit = .milliseconds(try reader.int("PARLEY_TRANSLATION_SEND_LIMIT_MS", default: 1500, range: 0...60_000))
+        config.translationLimit = .milliseconds(try reader.int("PARLEY_TRANSLATION_TIMEOUT_MS", default: 10_000, range: 100...120_000))
     }
 }
 

@@ -1,4 +1,5 @@
 import Crypto
+import CurlHTTP
 import Foundation
 import Logging
 import ParleyChat
@@ -7,6 +8,7 @@ import ParleyEvents
 import ParleyFiles
 import ParleyModeration
 import ParleyStore
+import ParleyTranslation
 import ParleyUsers
 import Postgres
 import ServiceLifecycle
@@ -58,7 +60,12 @@ public struct Container: Sendable {
         let keys = ServerKeys(masterKey: SymmetricKey(data: config.fileKey))
         let pageTokens = PageTokenCodec(key: keys.pageTokens)
         let accessCodes = AccessCodes(key: keys.accessCodes)
-        let settings = ChatSettings(limits: config.limits, chatHistory: config.chatHistory)
+        var settings = ChatSettings(limits: config.limits, chatHistory: config.chatHistory)
+        settings.translationSendLimit = config.translationSendLimit
+        settings.translationLimit = config.translationLimit
+        // Every outbound request of the process goes through this one client (its connections are reused).
+        let outbound = CurlClient(userAgent: "Parley")
+        let translator = MessageTranslator(config.translation.translator(client: outbound))
         let migrator = Migrator(directory: URL(fileURLWithPath: config.migrationsDirectory), logger: logger)
         var fileSettings = config.files
         fileSettings.maxUploadBytes = Int64(config.limits.uploadBytes)
@@ -92,7 +99,7 @@ public struct Container: Sendable {
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store),
-            messages: MessageService(store: store, clock: clock, settings: settings, files: files),
+            messages: MessageService(store: store, clock: clock, settings: settings, files: files, translator: translator),
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock),
             metaarrays: MetaArrayService(store: store, clock: clock),
@@ -107,9 +114,22 @@ public struct Container: Sendable {
             files: files,
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
-            services: [pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime],
-            shutdown: { await pool.close() }
+            services: [pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, OutboundHTTP(client: outbound)],
+            shutdown: {
+                outbound.shutdown()
+                await pool.close()
+            }
         )
+    }
+}
+
+/// The outbound HTTP client's thread, stopped on graceful shutdown.
+struct OutboundHTTP: Service {
+    let client: CurlClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        client.shutdown()
     }
 }
 

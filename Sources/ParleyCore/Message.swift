@@ -66,10 +66,13 @@ public struct Message: Sendable, Equatable, Codable {
     /// The kind of channel the message is in (its `channel_type`): stored on the row, and on
     /// an event rather than in its payload.
     public var channelKind: ChannelKind = .group
+    /// The text in other languages, by language code (API.md §9). Optional so that events
+    /// stored before translations existed still decode; nil and empty both mean none.
+    public var translations: [String: String]?
 
     enum CodingKeys: String, CodingKey {
         case messageID, type, channelURL, sender, message, customType, data, mentionType, mentionedUserIDs, mentionedUsers
-        case sortedMetaarray, reactions, isOpMsg, silent, createdAt, updatedAt, isRemoved, dedupID, file, hiddenFrom
+        case sortedMetaarray, reactions, isOpMsg, silent, createdAt, updatedAt, isRemoved, dedupID, file, hiddenFrom, translations
     }
 
     public init(
@@ -115,6 +118,10 @@ public struct NewMessage: Sendable {
     public var isSilent: Bool
     /// The file of a FILE message: uploaded (stored, not yet linked to a message) or external.
     public var file: FileAttachment?
+    /// `target_langs` (API.md §9.2): translated before the message is stored, within a limit.
+    public var targetLanguages: [String] = []
+    /// The translations done in time, stored with the message.
+    public var translations: [String: String] = [:]
 
     public init(
         type: MessageType, senderID: String?, message: String, customType: String = "", data: String = "",
@@ -210,5 +217,6 @@ extension Message {
             sortedMetaarray: new.sortedMetaarray, isOpMsg: isOperator, silent: new.isSilent, createdAt: createdAt,
             updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file, hiddenFrom: hiddenFrom, channelKind: channelKind
         )
+        self.translations = new.translations.isEmpty ? nil : new.translations
     }
 }

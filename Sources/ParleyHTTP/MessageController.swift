@@ -21,6 +21,7 @@ struct MessageController {
         routes.get(RouterPath(base + "/{message_id}"), use: get)
         routes.put(RouterPath(base + "/{message_id}"), use: update)
         routes.delete(RouterPath(base + "/{message_id}"), use: delete)
+        routes.post(RouterPath(base + "/{message_id}/translation"), use: translate)
         return routes
     }
 
@@ -89,6 +90,14 @@ struct MessageController {
         let message = try await messages.update(
             context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), update
         )
+        return JSONResponse.make(MessageDTO(message: message))
+    }
+
+    @Sendable func translate(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let body = try await request.decode(as: TranslationRequestBody.self, context: context)
+        let languages = try MessageFieldRules.targetLanguages(body.targetLangs) ?? []
+        let message = try await messages.translate(
+            context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), into: languages)
         return JSONResponse.make(MessageDTO(message: message))
     }
 

@@ -35,7 +35,7 @@ struct MessageDTO: JSONWritable {
             }
             json.key("reactions")
             json.array { json in message.reactions.forEach { json.value(ReactionDTO(reaction: $0)) } }
-            json.field("translations", [String: String]())
+            json.field("translations", message.translations ?? [:])
             json.field("is_op_msg", message.isOpMsg)
             json.field("silent", message.silent)
             json.field("created_at", message.createdAt)

@@ -18,6 +18,7 @@ struct NewMessageBody: Decodable {
     var sortedMetaarray: [MetaArrayBody]?
     @Checked var dedupID: String?
     var isSilent: Bool?
+    @Checked var targetLangs: [String]?
 
     enum CodingKeys: String, CodingKey {
         case messageType = "message_type"
@@ -34,6 +35,7 @@ struct NewMessageBody: Decodable {
         case sortedMetaarray = "sorted_metaarray"
         case dedupID = "dedup_id"
         case isSilent = "is_silent"
+        case targetLangs = "target_langs"
     }
 
     /// The message to send; a session caller sends as themself unless the body names the sender.
@@ -48,7 +50,7 @@ struct NewMessageBody: Decodable {
         // A user or admin message is its text: it must have some (400105 missing, 400111 empty).
         guard let text = message ?? (type == .file ? "" : nil) else { throw ParleyError.missing("message") }
         if type != .file && text.isEmpty { throw ParleyError.invalidValue("message", "must not be empty") }
-        return NewMessage(
+        var new = NewMessage(
             type: type,
             senderID: senderID,
             message: try Validation.text(text, field: "message", max: maxLength),
@@ -64,6 +66,8 @@ struct NewMessageBody: Decodable {
             isSilent: isSilent ?? false,
             file: file
         )
+        new.targetLanguages = try MessageFieldRules.targetLanguages(targetLangs) ?? []
+        return new
     }
 
     /// `url` (http or https), `file_name`, `file_type`, `file_size`: stored as given, no thumbnails.
@@ -134,6 +138,17 @@ enum MessageFieldRules {
         try ids.map { try Validation.userIDs($0, field: "mentioned_user_ids") }
     }
 
+    /// `target_langs` (API.md §9): a short list of codes; which codes the provider knows is
+    /// checked where the translation is made.
+    static func targetLanguages(_ codes: [String]?) throws -> [String]? {
+        try codes.map { codes in
+            guard codes.count <= 5, codes.allSatisfy({ !$0.isEmpty && $0.count <= 16 }) else {
+                throw ParleyError.invalidValue("target_langs", "at most 5 language codes such as \"es\" or \"zh-CN\"")
+            }
+            return codes
+        }
+    }
+
     /// At most 20 keys of at most 50 values; no entries when absent.
     static func metaarray(_ entries: [MetaArrayBody]?) throws -> [MetaArray] {
         let entries = entries ?? []
@@ -147,5 +162,14 @@ enum MessageFieldRules {
             }
             return MetaArray(key: entry.key, value: entry.value)
         }
+    }
+}
+
+/// `POST …/messages/{message_id}/translation` (API.md §9.1).
+struct TranslationRequestBody: Decodable {
+    @Checked var targetLangs: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case targetLangs = "target_langs"
     }
 }

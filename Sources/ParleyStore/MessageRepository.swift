@@ -197,16 +197,33 @@ public struct MessageRepository {
         )
     }
 
+    /// Applies an edit; a new text drops the translations of the old one (the caller stores the
+    /// new ones).
     public func update(_ messageID: Int64, _ update: MessageUpdate, now: Int64) throws {
         try connection.query(
             """
             UPDATE messages SET message = COALESCE($2, message), custom_type = COALESCE($3, custom_type),
                 data = COALESCE($4, data), mention_type = COALESCE($5, mention_type),
-                mentioned_user_ids = COALESCE($6::text[], mentioned_user_ids), updated_at = $7, changed_at = $7
+                mentioned_user_ids = COALESCE($6::text[], mentioned_user_ids), updated_at = $7, changed_at = $7,
+                translations = CASE WHEN $2::text IS DISTINCT FROM NULL AND $2::text <> message THEN NULL ELSE translations END
             WHERE message_id = $1
             """,
             [messageID, update.message, update.customType, update.data, update.mentionType?.rawValue, update.mentionedUserIDs, now]
         )
+    }
+
+    /// Adds translations of the message's text (API.md §9), if its text is still `source` (a
+    /// late translation of an edited message is dropped); true when they were stored.
+    public func addTranslations(_ messageID: Int64, _ translations: [String: String], source: String) throws -> Bool {
+        guard !translations.isEmpty else { return false }
+        return try !connection.query(
+            """
+            UPDATE messages SET translations = COALESCE(translations, '{}'::jsonb) || $2::jsonb
+            WHERE message_id = $1 AND message = $3 AND NOT is_removed
+            RETURNING message_id
+            """,
+            [messageID, try JSONColumn.text(translations), source]
+        ).isEmpty
     }
 
     /// Soft delete: the content goes, the row stays for admins and for sequence numbers. Returns
@@ -215,7 +232,7 @@ public struct MessageRepository {
         try connection.query(
             """
             UPDATE messages m SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
-                sorted_metaarray = '[]', file = NULL, updated_at = $2, changed_at = $2
+                sorted_metaarray = '[]', file = NULL, translations = NULL, updated_at = $2, changed_at = $2
             FROM messages old WHERE m.message_id = $1 AND old.message_id = m.message_id AND NOT old.is_removed
             RETURNING m.channel_url, m.counted_seq, m.is_silent, old.mention_type, old.mentioned_user_ids, m.hidden_from
             """,

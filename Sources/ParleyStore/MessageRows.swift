@@ -8,7 +8,8 @@ enum MessageRows {
         m.message_id, m.channel_url, m.message_type, m.sender_id, m.sender_nickname, m.sender_profile_url,
         COALESCE(su.is_active, false) AS sender_is_active, m.message, m.custom_type, m.data, m.mention_type,
         m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
-        m.created_at, m.updated_at, m.is_removed, m.file::text AS file, m.hidden_from, m.channel_type, vb.blocker_id IS NOT NULL AS sender_blocked
+        m.created_at, m.updated_at, m.is_removed, m.file::text AS file, m.hidden_from, m.channel_type, vb.blocker_id IS NOT NULL AS sender_blocked,
+        m.translations::text AS translations
         """
 
     /// The tables the columns come from, for the reader bound at `viewer` (a placeholder such as
@@ -50,6 +51,7 @@ enum MessageRows {
                 channelKind: try row.decode("channel_type")
             )
             message.isSenderBlockedByViewer = try row.decode("sender_blocked")
+            message.translations = try row.decodeIfPresent("translations", as: String.self).map { try JSONColumn.value($0) }
             return message
         }
     }
