@@ -164,6 +164,12 @@ let package = Package(
             dependencies: ["ParleyFiles"],
             path: "Benchmarks/FileBench"
         ),
+        // CurlHTTP's request rate for scripts/bench/translation (build with -c release).
+        .executableTarget(
+            name: "parley-curl-bench",
+            dependencies: ["CurlHTTP"],
+            path: "Benchmarks/CurlBench"
+        ),
         // The event-stream load client of scripts/bench/events (build with -c release).
         .executableTarget(
             name: "parley-event-load",

@@ -12,7 +12,7 @@ extension MessageService {
         var translations: (early: [String: String], job: TranslationJob?) = ([:], nil)
         if let text = update.message {
             let current = try await store.read { try Self.editable(kind, channelURL, messageID, caller, $0) }
-            let languages = Array((current.translations ?? [:]).keys)
+            let languages = translator.supported((current.translations ?? [:]).keys.sorted())
             if current.type == .user, text != current.message, !languages.isEmpty {
                 translations = try await translateBeforeStoring(text, into: languages)
             }
@@ -22,7 +22,7 @@ extension MessageService {
             _ = try Self.editable(kind, channelURL, messageID, caller, repositories)
             try repositories.messages.update(messageID, update, now: now)
             if let text = update.message {
-                _ = try repositories.messages.addTranslations(messageID, translations.early, source: text)
+                _ = try repositories.messages.addTranslations(messageID, translations.early, source: text, now: now)
                 if let job = translations.job {
                     storeLateTranslations(job, already: Set(translations.early.keys), channelURL, messageID, source: text, repositories)
                 }

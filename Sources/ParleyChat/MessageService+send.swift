@@ -68,7 +68,8 @@ extension MessageService {
                 }
             }
             if !record.isEphemeral {
-                _ = try repositories.messages.addTranslations(message.messageID, new.translations, source: new.message)
+                // Part of the new message, not a change to it.
+                _ = try repositories.messages.addTranslations(message.messageID, new.translations, source: new.message, now: nil)
                 if let lateTranslations {
                     storeLateTranslations(
                         lateTranslations, already: Set(new.translations.keys), channelURL, message.messageID, source: new.message,

@@ -25,7 +25,8 @@ extension MessageService {
         let done = outcomes.compactMapValues { try? $0.get() }
         let source = message.message
         if !done.isEmpty {
-            _ = try await store.transaction { try $0.messages.addTranslations(messageID, done, source: source) }
+            let now = clock.nowMillis
+            _ = try await store.transaction { try $0.messages.addTranslations(messageID, done, source: source, now: now) }
         }
         for language in missing {
             if case .failure(let error)? = outcomes[language] { throw Self.failure(error) }
@@ -51,13 +52,14 @@ extension MessageService {
         _ job: TranslationJob, already: Set<String>, _ channelURL: String, _ messageID: Int64, source: String,
         _ repositories: Repositories
     ) {
-        let store = store
+        let (store, clock) = (store, clock)
         repositories.afterCommit {
             Task {
                 let late = await job.all().compactMapValues { try? $0.get() }.filter { !already.contains($0.key) }
                 guard !late.isEmpty else { return }
+                let now = clock.nowMillis
                 try? await store.transaction { repositories in
-                    guard try repositories.messages.addTranslations(messageID, late, source: source),
+                    guard try repositories.messages.addTranslations(messageID, late, source: source, now: now),
                         let message = try repositories.messages.find(channelURL, messageID, viewerID: nil)
                     else { return }
                     ChannelEvents.message(.messageUpdated, try MessageDetails.attach(message, repositories), repositories)

@@ -213,16 +213,18 @@ public struct MessageRepository {
     }
 
     /// Adds translations of the message's text (API.md §9), if its text is still `source` (a
-    /// late translation of an edited message is dropped); true when they were stored.
-    public func addTranslations(_ messageID: Int64, _ translations: [String: String], source: String) throws -> Bool {
+    /// late translation of an edited message is dropped); true when they were stored. With
+    /// `now`, the message changelog lists the message again (`changed_at`), for translations
+    /// that arrive after the message went out; `updated_at`, the edit time clients show, stays.
+    public func addTranslations(_ messageID: Int64, _ translations: [String: String], source: String, now: Int64?) throws -> Bool {
         guard !translations.isEmpty else { return false }
         return try !connection.query(
             """
-            UPDATE messages SET translations = COALESCE(translations, '{}'::jsonb) || $2::jsonb
+            UPDATE messages SET translations = COALESCE(translations, '{}'::jsonb) || $2::jsonb, changed_at = GREATEST(changed_at, COALESCE($4, changed_at))
             WHERE message_id = $1 AND message = $3 AND NOT is_removed
             RETURNING message_id
             """,
-            [messageID, try JSONColumn.text(translations), source]
+            [messageID, try JSONColumn.text(translations), source, now]
         ).isEmpty
     }
 

@@ -57,10 +57,7 @@ public struct DeepLTranslator: Translator {
             timeout: timeout)
         guard response.status == 200 else { throw Self.failure(response) }
         let answer = try ProviderCall.decode(Answer.self, response)
-        guard answer.translations.count == texts.count else {
-            throw TranslationError.malformedAnswer("\(answer.translations.count) translations for \(texts.count) texts")
-        }
-        return answer.translations.map(\.text)
+        return try ProviderCall.matched(answer.translations.map(\.text), texts)
     }
 
     private static func failure(_ response: OutboundResponse) -> TranslationError {

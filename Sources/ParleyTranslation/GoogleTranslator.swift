@@ -50,10 +50,7 @@ public struct GoogleTranslator: Translator {
             endpoint, headers: [("X-Goog-Api-Key", key)], body: Request(q: texts, target: language), timeout: timeout)
         guard response.status == 200 else { throw Self.failure(response) }
         let answer = try ProviderCall.decode(Answer.self, response)
-        guard answer.data.translations.count == texts.count else {
-            throw TranslationError.malformedAnswer("\(answer.data.translations.count) translations for \(texts.count) texts")
-        }
-        return answer.data.translations.map(\.translatedText)
+        return try ProviderCall.matched(answer.data.translations.map(\.translatedText), texts)
     }
 
     private static func failure(_ response: OutboundResponse) -> TranslationError {

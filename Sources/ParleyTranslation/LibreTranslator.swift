@@ -50,9 +50,6 @@ public struct LibreTranslator: Translator {
             throw ProviderCall.commonFailure(response, message: message) ?? .rejected(status: response.status, message: message)
         }
         let answer = try ProviderCall.decode(Answer.self, response)
-        guard answer.translatedText.count == texts.count else {
-            throw TranslationError.malformedAnswer("\(answer.translatedText.count) translations for \(texts.count) texts")
-        }
-        return answer.translatedText
+        return try ProviderCall.matched(answer.translatedText, texts)
     }
 }

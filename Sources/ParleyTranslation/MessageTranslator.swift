@@ -27,6 +27,12 @@ public final class MessageTranslator: Sendable {
         return languages
     }
 
+    /// The languages among `languages` the provider translates into (a message translated
+    /// before the provider changed may hold others).
+    public func supported(_ languages: [String]) -> [String] {
+        languages.filter { translator?.provider.supports($0) ?? true }
+    }
+
     /// Starts translating `text` into every language, each done by `deadline` or failed.
     public func start(_ text: String, into languages: [String], deadline: ContinuousClock.Instant) -> TranslationJob {
         let job = TranslationJob(languages: languages)

@@ -57,6 +57,14 @@ struct ProviderCall: Sendable {
         }
     }
 
+    /// The translations, if there is one for each text sent.
+    static func matched(_ translations: [String], _ texts: [String]) throws -> [String] {
+        guard translations.count == texts.count else {
+            throw TranslationError.malformedAnswer("\(translations.count) translations for \(texts.count) texts")
+        }
+        return translations
+    }
+
     /// The base URL without a trailing slash.
     static func base(_ url: String) -> String {
         url.hasSuffix("/") ? String(url.dropLast()) : url

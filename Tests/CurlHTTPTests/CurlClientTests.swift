@@ -64,6 +64,40 @@ import Testing
         client.shutdown()
     }
 
+    /// A listener that never accepts, its queue full: the handshake never completes, and the
+    /// connect timeout ends the request long before the total one.
+    @Test func aConnectionThatIsNeverAcceptedHitsTheConnectTimeout() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        #expect(listen(listener, 0) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        // Fill the accept queue (Linux keeps backlog + 1 completed connections).
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            fillers.append(filler)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        await #expect(throws: OutboundError.timedOut) {
+            try await client.send(.init(.get, "http://127.0.0.1:\(port)/", connectTimeout: .milliseconds(300), timeout: .seconds(20)))
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        client.shutdown()
+    }
+
     @Test func cancellingTheCallerEndsTheTransferAtOnce() async throws {
         try await withLocalServer(testRoutes()) { port in
             let request = Task { try await client.send(.init(.get, "http://127.0.0.1:\(port)/slow/3000", timeout: .seconds(30))) }
@@ -146,7 +180,13 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            #expect(client.liveHandles == 0)
+            // The loop thread frees a handle just after it resumes the handle's caller.
+            var live = client.liveHandles
+            for _ in 0..<100 where live > 0 {
+                try await Task.sleep(for: .milliseconds(10))
+                live = client.liveHandles
+            }
+            #expect(live == 0)
             let grown = residentBytes() - before
             #expect(grown < 30 << 20, "resident memory grew by \(grown >> 20) MiB")
         }
