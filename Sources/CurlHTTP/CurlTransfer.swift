@@ -55,6 +55,9 @@ final class CurlTransfer: @unchecked Sendable {
         // Aborts early when the length is announced; the write callback enforces it otherwise.
         try check(parley_curl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes)))
         try set(CURLOPT_USERAGENT, userAgent)
+        // No proxy from the environment (http_proxy and the like): a proxy would resolve the
+        // host itself, past the guard's pinned address.
+        try set(CURLOPT_PROXY, "")
         try set(CURLOPT_TCP_KEEPALIVE, 1)
         try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         try check(parley_curl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, Self.receiveBody))

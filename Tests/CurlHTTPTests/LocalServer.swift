@@ -53,3 +53,18 @@ func testRoutes() -> Router<BasicRequestContext> {
     }
     return router
 }
+
+/// Redirects: a chain of `n` hops that lands, and hops into refused destinations.
+func redirectingRoutes() -> Router<BasicRequestContext> {
+    let router = Router()
+    router.get("hop/:count") { _, context -> Response in
+        let count = Int(context.parameters.get("count") ?? "0") ?? 0
+        return Response(status: .found, headers: [.location: count > 0 ? "/hop/\(count - 1)" : "/landed"])
+    }
+    router.get("landed") { _, _ in "landed" }
+    router.get("to-internal") { _, _ -> Response in Response(status: .movedPermanently, headers: [.location: "http://10.0.0.1/"]) }
+    router.get("to-metadata-name") { _, _ -> Response in
+        Response(status: .temporaryRedirect, headers: [.location: "http://metadata.test/latest/meta-data/"])
+    }
+    return router
+}
