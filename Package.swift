@@ -119,12 +119,22 @@ let package = Package(
             name: "ParleyTranslation",
             dependencies: ["ParleyCore", "CurlHTTP"]
         ),
+        // Webhooks (API.md §10): the delivery queue's dispatcher, signatures, Sendbird's payloads.
+        .target(
+            name: "ParleyWebhooks",
+            dependencies: [
+                "ParleyCore", "ParleyStore", "CurlHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
             name: "ParleyContainer",
             dependencies: [
                 "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres",
-                "ParleyTranslation", "CurlHTTP",
+                "ParleyTranslation", "ParleyWebhooks", "CurlHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -135,6 +145,7 @@ let package = Package(
             name: "ParleyHTTP",
             dependencies: [
                 "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents",
+                "ParleyWebhooks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -206,6 +217,7 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

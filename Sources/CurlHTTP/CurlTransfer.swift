@@ -53,7 +53,9 @@ final class CurlTransfer: @unchecked Sendable {
         try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))
         try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
         // Aborts early when the length is announced; the write callback enforces it otherwise.
-        try check(parley_curl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes)))
+        if !request.keepsTruncatedAnswer {
+            try check(parley_curl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes)))
+        }
         try set(CURLOPT_USERAGENT, userAgent)
         // No proxy from the environment (http_proxy and the like): a proxy would resolve the
         // host itself, past the guard's pinned address.
@@ -89,7 +91,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The answer, or what went wrong, once libcurl reports the transfer done.
     func outcome(_ code: CURLcode) -> Result<OutboundResponse, OutboundError> {
-        guard code == CURLE_OK else { return .failure(error(code)) }
+        let truncated = request.keepsTruncatedAnswer && (code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && exceededLimit))
+        guard code == CURLE_OK || truncated else { return .failure(error(code)) }
         var status = 0
         _ = parley_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         return .success(OutboundResponse(status: status, headers: headers, body: body))
@@ -110,8 +113,11 @@ final class CurlTransfer: @unchecked Sendable {
     private static let receiveBody: parley_curl_data_callback = { data, size, count, context in
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
-        guard transfer.body.count + length <= transfer.request.maxResponseBytes else {
-            // Anything but `length` makes libcurl abort the transfer.
+        let room = transfer.request.maxResponseBytes - transfer.body.count
+        guard length <= room else {
+            // What fits is kept (for a truncated answer); anything but `length` makes libcurl
+            // abort the transfer.
+            if let data, room > 0 { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: room)) }
             transfer.exceededLimit = true
             return 0
         }

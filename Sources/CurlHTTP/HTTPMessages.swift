@@ -36,6 +36,9 @@ public struct OutboundRequest: Sendable {
     /// that check each hop themselves.
     public var maxRedirects: Int
     public var pins: [Pin]
+    /// A longer answer is cut at `maxResponseBytes` and returned with its status, rather than
+    /// failing (a webhook receiver's answer is read only so far).
+    public var keepsTruncatedAnswer = false
 
     public init(
         _ method: Method, _ url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,

@@ -4,6 +4,7 @@ import ParleyCore
 import ParleyEvents
 import ParleyFiles
 import ParleyTranslation
+import ParleyWebhooks
 import Postgres
 
 /// Everything the server reads from its environment, with the defaults the README documents.
@@ -41,6 +42,12 @@ public struct Config: Sendable {
     public var httpTimeouts = HTTPTimeouts()
     /// The event stream, presence and typing (API.md §6).
     public var events = EventSettings()
+    /// API.md §11.3: hosts (`host` or `host:port`) outbound requests may reach at any address and port.
+    public var outboundAllowHosts: [String] = []
+    /// API.md §10: how webhook deliveries are attempted.
+    public var webhookDelivery = WebhookDeliverySettings()
+    /// `app_id` in webhook payloads.
+    public var appID = "parley"
     /// API.md §9: the translation provider.
     public var translation = TranslationSettings()
     public var translationSendLimit: Duration = .milliseconds(1500)
@@ -132,6 +139,9 @@ public struct Config: Sendable {
             "PARLEY_OPEN_CHANNEL_MESSAGES_PER_SECOND", default: config.events.openChannelMessagesPerSecond, range: 0...10_000)
         config.events.socketsPerUser = try reader.int("PARLEY_MAX_SOCKETS_PER_USER", default: config.events.socketsPerUser, range: 1...1000)
         try readTranslation(into: &config, reader)
+        config.outboundAllowHosts = (environment["PARLEY_OUTBOUND_ALLOW_HOSTS"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        config.appID = environment["PARLEY_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.appID
         return config
     }
 

@@ -10,6 +10,7 @@ import ParleyModeration
 import ParleyStore
 import ParleyTranslation
 import ParleyUsers
+import ParleyWebhooks
 import Postgres
 import ServiceLifecycle
 
@@ -43,6 +44,7 @@ public struct Container: Sendable {
     /// The kinds of channel whose moderation routes exist.
     public let moderatedChannelKinds: [ChannelKind]
     public let files: FileService
+    public let webhooks: WebhookService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
     /// Long-running parts the application must run and shut down (the connection pool).
@@ -66,6 +68,10 @@ public struct Container: Sendable {
         // Every outbound request of the process goes through this one client (its connections are reused).
         let outbound = CurlClient(userAgent: "Parley")
         let translator = MessageTranslator(config.translation.translator(client: outbound))
+        let outboundGuard = OutboundGuard(allowHosts: config.outboundAllowHosts)
+        let webhookDispatcher = WebhookDispatcher(
+            store: store, client: outbound, outbound: outboundGuard, clock: clock, settings: config.webhookDelivery,
+            apiToken: config.apiToken, appID: config.appID, logger: logger)
         let migrator = Migrator(directory: URL(fileURLWithPath: config.migrationsDirectory), logger: logger)
         var fileSettings = config.files
         fileSettings.maxUploadBytes = Int64(config.limits.uploadBytes)
@@ -112,9 +118,13 @@ public struct Container: Sendable {
                 reportsPerHour: config.limits.reportsPerHour),
             moderatedChannelKinds: ChannelKind.allCases.filter { moderatedChannels[$0] != nil },
             files: files,
+            webhooks: WebhookService(store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
-            services: [pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, OutboundHTTP(client: outbound)],
+            services: [
+                pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher,
+                OutboundHTTP(client: outbound)
+            ],
             shutdown: {
                 outbound.shutdown()
                 await pool.close()

@@ -59,6 +59,9 @@ public struct EventRepository {
         let events = pending.take()
         guard !events.isEmpty else { return false }
         let data = try events.map { try JSONColumn.text($0.payload) }
+        // The webhook category of each event (API.md §10): those the settings subscribe to are
+        // queued for delivery by the same statement, so with the event's transaction.
+        let categories = events.map { WebhookCategory.of($0.type, kind: $0.channelKind, payload: $0.payload) }
         try connection.query(
             """
             WITH producing AS MATERIALIZED (
@@ -70,18 +73,30 @@ public struct EventRepository {
                           WHERE channel_url IS NOT NULL ORDER BY channel_url) AS channels
                 ) AS locks
                 FROM producing
+            ), written AS (
+                INSERT INTO events (event_id, created_at, type, channel_url, audience, user_ids, data, except_user_id, channel_type)
+                SELECT nextval('event_ids'), (extract(epoch FROM clock_timestamp()) * 1000)::bigint, e.type, e.channel_url, e.audience,
+                    CASE WHEN e.user_ids = '' THEN '{}'::text[] ELSE string_to_array(e.user_ids, E'\\n') END, e.data, e.except_user_id,
+                    e.channel_type
+                FROM locked, unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::text[], $6::text[], $7::text[])
+                    WITH ORDINALITY AS e(type, channel_url, audience, user_ids, data, except_user_id, channel_type, ord)
+                ORDER BY e.ord
+                RETURNING event_id, created_at, type, channel_url, data, channel_type
+            ), categorised AS (
+                SELECT w.*, c.category FROM written w
+                JOIN unnest($1::text[], $5::text[], $8::text[]) AS c(type, data, category)
+                    ON c.category IS NOT NULL AND c.type = w.type AND c.data = w.data
             )
-            INSERT INTO events (event_id, created_at, type, channel_url, audience, user_ids, data, except_user_id, channel_type)
-            SELECT nextval('event_ids'), (extract(epoch FROM clock_timestamp()) * 1000)::bigint, e.type, e.channel_url, e.audience,
-                CASE WHEN e.user_ids = '' THEN '{}'::text[] ELSE string_to_array(e.user_ids, E'\\n') END, e.data, e.except_user_id,
-                e.channel_type
-            FROM locked, unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::text[], $6::text[], $7::text[])
-                WITH ORDINALITY AS e(type, channel_url, audience, user_ids, data, except_user_id, channel_type, ord)
-            ORDER BY e.ord
+            INSERT INTO webhook_deliveries (event_id, category, event_type, channel_url, channel_type, event_data, event_created_at,
+                next_attempt_at, created_at)
+            SELECT DISTINCT ON (c.event_id) c.event_id, c.category, c.type, c.channel_url, c.channel_type, c.data, c.created_at,
+                c.created_at, c.created_at
+            FROM categorised c JOIN webhook_settings s ON s.enabled AND s.url <> '' AND s.enabled_events && ARRAY['*', c.category]
             """,
             [
                 events.map(\.type.rawValue), events.map(\.channelURL), events.map { Int64($0.audience.rawValue) },
-                events.map { $0.userIDs.joined(separator: "\n") }, data, events.map(\.exceptUserID), events.map(\.channelKind.rawValue)
+                events.map { $0.userIDs.joined(separator: "\n") }, data, events.map(\.exceptUserID), events.map(\.channelKind.rawValue),
+                categories
             ]
         )
         return true

@@ -138,5 +138,6 @@ public struct Repositories {
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }
     public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }
+    public var webhooks: WebhookRepository { WebhookRepository(connection: connection) }
     public var invitationPreferences: InvitationPreferenceRepository { InvitationPreferenceRepository(connection: connection) }
 }

@@ -1,0 +1,155 @@
+import ParleyCore
+import Postgres
+
+/// SQL for `webhook_settings` and `webhook_deliveries` (API.md §10); deliveries are queued by
+/// `EventRepository.flush`.
+public struct WebhookRepository {
+    let connection: PostgresConnection
+
+    private static let settingsColumns =
+        "enabled, url, enabled_events, include_members, secret, previous_secret, previous_secret_until"
+
+    public func settings() throws -> WebhookSettings? {
+        try connection.query("SELECT \(Self.settingsColumns) FROM webhook_settings").first.map { row in
+            WebhookSettings(
+                enabled: try row.decode("enabled"), url: try row.decode("url"), enabledEvents: try row.decode("enabled_events"),
+                includeMembers: try row.decode("include_members"), secret: try row.decode("secret"),
+                previousSecret: try row.decodeIfPresent("previous_secret"),
+                previousSecretUntil: try row.decodeIfPresent("previous_secret_until"))
+        }
+    }
+
+    /// The settings row, made (disabled, with `secret`) when there is none yet.
+    public func ensureSettings(secret: String, now: Int64) throws -> WebhookSettings {
+        try connection.query(
+            "INSERT INTO webhook_settings (secret, updated_at) VALUES ($1, $2) ON CONFLICT (only_row) DO NOTHING", [secret, now])
+        guard let settings = try settings() else { throw ParleyError.internalError }
+        return settings
+    }
+
+    public func update(_ settings: WebhookSettings, now: Int64) throws {
+        try connection.query(
+            """
+            UPDATE webhook_settings SET enabled = $1, url = $2, enabled_events = $3, include_members = $4, secret = $5,
+                previous_secret = $6, previous_secret_until = $7, updated_at = $8
+            """,
+            [
+                settings.enabled, settings.url, settings.enabledEvents, settings.includeMembers, settings.secret, settings.previousSecret,
+                settings.previousSecretUntil, now
+            ]
+        )
+    }
+
+    private static let deliveryColumns = """
+        delivery_id, webhook_id, event_id, category, status, attempts, next_attempt_at, last_status_code, last_error, created_at,
+        delivered_at
+        """
+
+    private static func delivery(_ row: PostgresRow) throws -> WebhookDelivery {
+        WebhookDelivery(
+            deliveryID: try row.decode("delivery_id"), webhookID: try row.decode("webhook_id"), eventID: try row.decode("event_id"),
+            category: try row.decode("category"),
+            status: WebhookDeliveryStatus(rawValue: try row.decode("status")) ?? .pending,
+            attempts: Int(try row.decode("attempts") as Int64),
+            nextAttemptAt: try row.decode("next_attempt_at"),
+            lastStatusCode: try row.decodeIfPresent("last_status_code", as: Int64.self).map(Int.init),
+            lastError: try row.decodeIfPresent("last_error"), createdAt: try row.decode("created_at"),
+            deliveredAt: try row.decodeIfPresent("delivered_at"))
+    }
+
+    /// Claims up to `limit` due deliveries for one attempt each, until `leaseUntil`: no other
+    /// instance takes them meanwhile; one whose lease ran out (its instance died) is due again.
+    public func claim(now: Int64, leaseUntil: Int64, limit: Int) throws -> [ClaimedWebhookDelivery] {
+        let rows = try connection.query(
+            """
+            UPDATE webhook_deliveries d SET claimed_until = $2, attempts = d.attempts + 1
+            WHERE d.delivery_id IN (
+                SELECT delivery_id FROM webhook_deliveries
+                WHERE status = 'pending' AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+                ORDER BY next_attempt_at, delivery_id LIMIT $3 FOR UPDATE SKIP LOCKED
+            )
+            RETURNING \(Self.deliveryColumns), event_type, channel_url, channel_type, event_data, event_created_at, body
+            """,
+            [now, leaseUntil, Int64(limit)]
+        )
+        return try rows.compactMap { row in
+            guard let type = EventType(rawValue: try row.decode("event_type")) else { return nil }
+            return ClaimedWebhookDelivery(
+                delivery: try Self.delivery(row), eventType: type, channelURL: try row.decodeIfPresent("channel_url"),
+                channelKind: ChannelKind(rawValue: try row.decode("channel_type")) ?? .group, eventData: try row.decode("event_data"),
+                eventCreatedAt: try row.decode("event_created_at"), body: try row.decodeIfPresent("body"))
+        }
+    }
+
+    /// The body the first attempt rendered, kept for the later ones.
+    public func keepBody(_ deliveryID: Int64, _ body: String) throws {
+        try connection.query("UPDATE webhook_deliveries SET body = $2 WHERE delivery_id = $1 AND body IS NULL", [deliveryID, body])
+    }
+
+    /// An attempt's outcome: delivered, due again at `retryAt`, or (nil) failed for good.
+    public func recordAttempt(
+        _ deliveryID: Int64, delivered: Bool, statusCode: Int?, error: String?, retryAt: Int64?, now: Int64
+    ) throws {
+        try connection.query(
+            """
+            UPDATE webhook_deliveries SET claimed_until = NULL, last_status_code = $2, last_error = $3,
+                status = CASE WHEN $4 THEN 'delivered' WHEN $5::bigint IS NULL THEN 'failed' ELSE 'pending' END,
+                delivered_at = CASE WHEN $4 THEN $6 ELSE delivered_at END,
+                next_attempt_at = COALESCE($5, next_attempt_at)
+            WHERE delivery_id = $1
+            """,
+            [deliveryID, statusCode.map(Int64.init), error, delivered, retryAt, now]
+        )
+    }
+
+    /// The delivery log, newest first, after the keyset position `beforeID`.
+    public func list(status: WebhookDeliveryStatus?, beforeID: Int64?, limit: Int) throws -> [WebhookDelivery] {
+        try connection.query(
+            """
+            SELECT \(Self.deliveryColumns) FROM webhook_deliveries
+            WHERE ($1::text IS NULL OR status = $1) AND ($2::bigint IS NULL OR delivery_id < $2)
+            ORDER BY delivery_id DESC LIMIT $3
+            """,
+            [status?.rawValue, beforeID, Int64(limit)]
+        ).map(Self.delivery)
+    }
+
+    /// Sends a delivery again (same `webhook-id`, same body) as soon as an instance is free;
+    /// nil when there is no such delivery.
+    public func redeliver(_ deliveryID: Int64, now: Int64) throws -> WebhookDelivery? {
+        try connection.query(
+            """
+            UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $2, claimed_until = NULL
+            WHERE delivery_id = $1 RETURNING \(Self.deliveryColumns)
+            """,
+            [deliveryID, now]
+        ).first.map(Self.delivery)
+    }
+
+    /// The channel as Sendbird's webhook payloads describe it; nil once it is gone.
+    public func channelSummary(_ channelURL: String, kind: ChannelKind) throws -> WebhookChannel? {
+        let sql =
+            kind == .group
+            ? """
+            SELECT channel_url, name, custom_type, data, is_distinct, is_public, is_super, is_ephemeral, created_at
+            FROM group_channels WHERE channel_url = $1
+            """
+            : """
+            SELECT channel_url, name, custom_type, data, false AS is_distinct, true AS is_public, false AS is_super, is_ephemeral,
+                created_at
+            FROM open_channels WHERE channel_url = $1
+            """
+        return try connection.query(sql, [channelURL]).first.map { row in
+            WebhookChannel(
+                channelURL: try row.decode("channel_url"), kind: kind, name: try row.decode("name"),
+                customType: try row.decode("custom_type"),
+                data: try row.decode("data"), isDistinct: try row.decode("is_distinct"), isPublic: try row.decode("is_public"),
+                isSuper: try row.decode("is_super"), isEphemeral: try row.decode("is_ephemeral"), createdAt: try row.decode("created_at"))
+        }
+    }
+
+    /// Deliveries waiting (for metrics and tests).
+    public func pendingCount() throws -> Int {
+        Int(try connection.query("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'")[0].decode("n") as Int64)
+    }
+}

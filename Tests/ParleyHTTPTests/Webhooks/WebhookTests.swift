@@ -1,0 +1,186 @@
+import Crypto
+import Foundation
+import Postgres
+import Testing
+
+/// Webhooks (API.md §10) against a local receiver: both signatures byte for byte, retries with
+/// backoff, a hanging receiver, redelivery, secret rotation, a delivery whose instance died,
+/// and who may change the settings. Each test has a database of its own: the settings are the
+/// whole server's.
+@Suite struct WebhookTests {
+    static let hook = "/v3/applications/settings/webhook"
+
+    /// A server on its own database whose webhook points at a listening receiver.
+    static func withWebhook(
+        events: [String] = ["*"], includeMembers: Bool = false, lease: Duration = .seconds(30),
+        _ body: @escaping @Sendable (API, WebhookReceiver, String) async throws -> Void
+    ) async throws {
+        let receiver = WebhookReceiver()
+        try await receiver.run { port in
+            try await OwnDatabase.with { database in
+                try await TestServer.withAPI({ config in
+                    config.databaseURL = database
+                    config.outboundAllowHosts = ["127.0.0.1:\(port)"]
+                    config.webhookDelivery.pollInterval = .milliseconds(50)
+                    config.webhookDelivery.firstBackoff = .milliseconds(100)
+                    config.webhookDelivery.timeout = .milliseconds(700)
+                    config.webhookDelivery.lease = lease
+                }) { api in
+                    let set = try await api.put(
+                        hook,
+                        [
+                            "enabled": true, "url": "http://127.0.0.1:\(port)/hook", "enabled_events": events,
+                            "include_members": includeMembers
+                        ])
+                    #expect(set.status == 200, "\(set.text)")
+                    try await body(api, receiver, database)
+                }
+            }
+        }
+    }
+
+    static func secretKey(_ secret: String) -> SymmetricKey {
+        SymmetricKey(data: Data(base64Encoded: String(secret.dropFirst("whsec_".count)))!)
+    }
+
+    /// The receiver's check of Standard Webhooks: some `v1,` signature matches under `secret`.
+    static func verifies(_ delivery: WebhookReceiver.Received, secret: String) -> Bool {
+        guard let id = delivery.headers["webhook-id"], let timestamp = delivery.headers["webhook-timestamp"],
+            let signatures = delivery.headers["webhook-signature"]
+        else { return false }
+        let expected = HMAC<SHA256>.authenticationCode(for: Data("\(id).\(timestamp).\(delivery.body)".utf8), using: secretKey(secret))
+        return signatures.split(separator: " ").contains { $0 == "v1," + Data(expected).base64EncodedString() }
+    }
+
+    @Test func deliveriesCarrySendbirdsPayloadAndBothSignatures() async throws {
+        try await Self.withWebhook(events: ["group_channel:message_send"], includeMembers: true) { api, receiver, _ in
+            let secret = try #require((try await api.get(Self.hook).rawJSON["webhook"] as? [String: Any])?["secret"] as? String)
+            #expect(secret.hasPrefix("whsec_"))
+            let cast = try await api.cast("wh", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]], "name": "Team"])
+            let sent = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "hello hook"], as: cast.session(0))
+            #expect(sent.status == 201)
+            #expect(try await eventually { !receiver.received(about: channel).isEmpty })
+            let deliveries = receiver.received(about: channel)
+            // Only the subscribed category: the channel's creation (join) was not sent.
+            #expect(deliveries.count == 1)
+            let delivery = try #require(deliveries.first)
+            #expect(Self.verifies(delivery, secret: secret))
+            let sendbird = HMAC<SHA256>.authenticationCode(
+                for: Data(delivery.body.utf8), using: SymmetricKey(data: Data(TestServer.apiToken.utf8)))
+            #expect(delivery.headers["x-sendbird-signature"] == sendbird.map { String(format: "%02x", $0) }.joined())
+            #expect(delivery.headers["content-type"] == "application/json")
+            let json = delivery.json
+            #expect(json["category"] as? String == "group_channel:message_send")
+            #expect((json["payload"] as? [String: Any])?["message"] as? String == "hello hook")
+            #expect((json["sender"] as? [String: Any])?["user_id"] as? String == cast[0])
+            #expect((json["channel"] as? [String: Any])?["name"] as? String == "Team")
+            #expect((json["members"] as? [[String: Any]])?.compactMap { $0["user_id"] as? String }.sorted() == [cast[0], cast[1]].sorted())
+            // No credentials of any kind in a payload.
+            #expect(!delivery.body.contains(TestServer.apiToken))
+            #expect(!delivery.body.contains(cast.tokens[cast[0]]!))
+            let log = try await api.get("\(Self.hook)/deliveries?status=delivered")
+            let entry = try #require((log.rawJSON["deliveries"] as? [[String: Any]])?.first)
+            #expect(entry["webhook_id"] as? String == delivery.headers["webhook-id"])
+            #expect(entry["attempts"] as? Int == 1)
+            #expect(entry["last_status_code"] as? Int == 200)
+        }
+    }
+
+    @Test func aFailingReceiverIsRetriedUntilItAnswersAndAHangingOneTimesOut() async throws {
+        try await Self.withWebhook(events: ["group_channel:message_send"]) { api, receiver, _ in
+            receiver.script([.status(500), .delay(.seconds(2)), .status(503, headers: ["Retry-After": "1"])])
+            let cast = try await api.cast("whretry", 1)
+            let channel = try await api.createChannel(["user_ids": [cast[0]]])
+            _ = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "persist"], as: cast.session(0))
+            #expect(try await eventually(within: .seconds(20)) { receiver.received(about: channel).count == 4 })
+            let attempts = receiver.received(about: channel)
+            // The same delivery each time: one id, one body.
+            #expect(Set(attempts.compactMap { $0.headers["webhook-id"] }).count == 1)
+            #expect(Set(attempts.map(\.body)).count == 1)
+            let log = try await api.get("\(Self.hook)/deliveries")
+            let entry = try #require((log.rawJSON["deliveries"] as? [[String: Any]])?.first)
+            #expect(
+                try await eventually {
+                    let entry = (try await api.get("\(Self.hook)/deliveries").rawJSON["deliveries"] as? [[String: Any]])?.first
+                    return entry?["status"] as? String == "delivered" && entry?["attempts"] as? Int == 4
+                }, "\(entry)")
+        }
+    }
+
+    @Test func redeliveryAndRotationSignWithTheSameIDAndBothSecrets() async throws {
+        try await Self.withWebhook(events: ["group_channel:message_send"]) { api, receiver, _ in
+            let cast = try await api.cast("whredo", 1)
+            let channel = try await api.createChannel(["user_ids": [cast[0]]])
+            _ = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "again"], as: cast.session(0))
+            #expect(try await eventually { receiver.received(about: channel).count == 1 })
+            let old = try #require((try await api.get(Self.hook).rawJSON["webhook"] as? [String: Any])?["secret"] as? String)
+            let rotated = try await api.post("\(Self.hook)/rotate_secret")
+            let new = try #require((rotated.rawJSON["webhook"] as? [String: Any])?["secret"] as? String)
+            #expect(new != old)
+            let id = try #require(
+                ((try await api.get("\(Self.hook)/deliveries").rawJSON["deliveries"] as? [[String: Any]])?.first)?["delivery_id"] as? Int)
+            #expect(try await api.post("\(Self.hook)/deliveries/\(id)/redeliver").status == 200)
+            #expect(try await eventually { receiver.received(about: channel).count == 2 })
+            let (first, second) = (receiver.received(about: channel)[0], receiver.received(about: channel)[1])
+            #expect(second.headers["webhook-id"] == first.headers["webhook-id"])
+            #expect(second.body == first.body)
+            // Signed with the new secret and, for the overlap, the old one.
+            #expect(Self.verifies(second, secret: new) && Self.verifies(second, secret: old))
+            #expect(!Self.verifies(first, secret: new))
+            #expect(try await api.post("\(Self.hook)/deliveries/999999/redeliver").status == 404)
+        }
+    }
+
+    /// An instance claimed a delivery and died before recording it: once the claim lapses,
+    /// another instance delivers it.
+    @Test func aDeliveryClaimedByADeadInstanceIsDeliveredByAnother() async throws {
+        try await Self.withWebhook(events: ["group_channel:message_send"], lease: .seconds(1)) { api, receiver, database in
+            // The dead instance's claim: taken before this server's dispatcher sees the row.
+            let connection = try PostgresConnection(conninfo: database, logger: TestServer.logger)
+            _ = try connection.execute("UPDATE webhook_settings SET enabled = false")
+            let cast = try await api.cast("whdead", 1)
+            let channel = try await api.createChannel(["user_ids": [cast[0]]])
+            _ = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "orphan"], as: cast.session(0))
+            _ = try connection.execute(
+                "INSERT INTO webhook_deliveries (event_id, category, event_type, channel_url, channel_type, event_data, event_created_at, next_attempt_at, created_at) SELECT event_id, 'group_channel:message_send', type, channel_url, channel_type, data, created_at, created_at, created_at FROM events WHERE channel_url = '\(channel)' AND type = 'message_received'"
+            )
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            _ = try connection.execute("UPDATE webhook_deliveries SET claimed_until = \(now + 1500), attempts = 1")
+            _ = try connection.execute("UPDATE webhook_settings SET enabled = true")
+            try await Task.sleep(for: .milliseconds(700))
+            #expect(receiver.received(about: channel).isEmpty, "delivered while another instance held it")
+            #expect(try await eventually(within: .seconds(10)) { receiver.received(about: channel).count == 1 })
+        }
+    }
+
+    @Test func onlyTheAdminChangesTheSettingsAndTheyAreChecked() async throws {
+        try await Self.withWebhook { api, _, _ in
+            let cast = try await api.cast("whauth", 1)
+            for response in [
+                try await api.get(Self.hook, as: cast.session(0)),
+                try await api.put(Self.hook, ["enabled": false], as: cast.session(0)),
+                try await api.post("\(Self.hook)/rotate_secret", as: cast.session(0)),
+                try await api.get("\(Self.hook)/deliveries", as: cast.session(0)),
+                try await api.post("\(Self.hook)/deliveries/1/redeliver", as: cast.session(0))
+            ] {
+                #expect(response.status == 403)
+            }
+            for (body, code) in [
+                (["enabled_events": ["group_channel:nonsense"]], 400111),
+                (["url": "http://10.0.0.1/hook"], 400111),
+                (["url": "http://localhost/hook"], 400111),
+                (["url": "http://169.254.169.254/latest"], 400111),
+                (["url": "ftp://example.com/"], 400111),
+                (["enabled": "yes"], 400104),
+                (["enabled": true, "url": ""], 400111)
+            ] as [([String: Any], Int)] {
+                let response = try await api.put(Self.hook, body)
+                #expect(response.status == 400, "\(body)")
+                #expect(try response.code == code, "\(body)")
+            }
+            #expect(try await api.get("\(Self.hook)/deliveries?status=lost").status == 400)
+            #expect(try await api.post("\(Self.hook)/deliveries/abc/redeliver").status == 400)
+        }
+    }
+}
