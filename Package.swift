@@ -67,7 +67,7 @@ let package = Package(
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
-            dependencies: ["ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration", "ParleyTranslation"]
+            dependencies: ["ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration", "ParleyTranslation", "ParleyLinkPreviews"]
         ),
         // libvips, found through pkg-config: decodes and thumbnails images.
         .systemLibrary(
@@ -119,6 +119,14 @@ let package = Package(
             name: "ParleyTranslation",
             dependencies: ["ParleyCore", "CurlHTTP"]
         ),
+        // Link previews (API.md §11.1): the head scanner and the guarded fetch.
+        .target(
+            name: "ParleyLinkPreviews",
+            dependencies: [
+                "ParleyCore", "ParleyStore", "CurlHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Webhooks (API.md §10): the delivery queue's dispatcher, signatures, Sendbird's payloads.
         .target(
             name: "ParleyWebhooks",
@@ -134,7 +142,7 @@ let package = Package(
             name: "ParleyContainer",
             dependencies: [
                 "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres",
-                "ParleyTranslation", "ParleyWebhooks", "CurlHTTP",
+                "ParleyTranslation", "ParleyWebhooks", "ParleyLinkPreviews", "CurlHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -211,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "ParleyHTTPTests",
             dependencies: [
-                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "CurlHTTP", "Postgres",
+                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "CurlHTTP", "Postgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

@@ -20,6 +20,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var body: [UInt8] = []
     private var headers: [(name: String, value: String)] = []
     private var exceededLimit = false
+    private var reachedStop = false
 
     init?(id: Int, request: OutboundRequest, continuation: CheckedContinuation<OutboundResponse, any Error>, count: Count) {
         guard let handle = curl_easy_init() else { return nil }
@@ -91,7 +92,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The answer, or what went wrong, once libcurl reports the transfer done.
     func outcome(_ code: CURLcode) -> Result<OutboundResponse, OutboundError> {
-        let truncated = request.keepsTruncatedAnswer && (code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && exceededLimit))
+        let truncated =
+            (code == CURLE_WRITE_ERROR && reachedStop)
+            || (request.keepsTruncatedAnswer && (code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && exceededLimit)))
         guard code == CURLE_OK || truncated else { return .failure(error(code)) }
         var status = 0
         _ = parley_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -121,7 +124,13 @@ final class CurlTransfer: @unchecked Sendable {
             transfer.exceededLimit = true
             return 0
         }
-        if let data { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+        guard let data else { return length }
+        let searchFrom = max(0, transfer.body.count - (transfer.request.stopAfter?.count ?? 0))
+        transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+        if let marker = transfer.request.stopAfter, transfer.body[searchFrom...].containsASCIICaseInsensitive(marker) {
+            transfer.reachedStop = true
+            return 0
+        }
         return length
     }
 
@@ -175,5 +184,20 @@ final class CurlTransfer: @unchecked Sendable {
     static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// Whether `marker` (lower-case ASCII) occurs here, in any case.
+    func containsASCIICaseInsensitive(_ marker: [UInt8]) -> Bool {
+        guard !marker.isEmpty, count >= marker.count else { return false }
+        var start = startIndex
+        while start + marker.count <= endIndex {
+            var index = 0
+            while index < marker.count, self[start + index] | 0x20 == marker[index] | 0x20 { index += 1 }
+            if index == marker.count { return true }
+            start += 1
+        }
+        return false
     }
 }

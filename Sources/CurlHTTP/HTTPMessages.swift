@@ -39,6 +39,9 @@ public struct OutboundRequest: Sendable {
     /// A longer answer is cut at `maxResponseBytes` and returned with its status, rather than
     /// failing (a webhook receiver's answer is read only so far).
     public var keepsTruncatedAnswer = false
+    /// The transfer ends once the answer holds this (ASCII, any case), and what came so far is
+    /// returned: a link preview needs the page only up to `</head>`.
+    public var stopAfter: [UInt8]?
 
     public init(
         _ method: Method, _ url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,

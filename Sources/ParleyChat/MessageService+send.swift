@@ -67,6 +67,9 @@ extension MessageService {
                     )
                 }
             }
+            if !record.isEphemeral && new.type == .user {
+                previewAfterCommit(new.message, channelURL, message.messageID, repositories)
+            }
             if !record.isEphemeral {
                 // Part of the new message, not a change to it.
                 _ = try repositories.messages.addTranslations(message.messageID, new.translations, source: new.message, now: nil)

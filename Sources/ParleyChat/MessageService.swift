@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyFiles
+import ParleyLinkPreviews
 import ParleyModeration
 import ParleyStore
 import ParleyTranslation
@@ -13,13 +14,18 @@ public struct MessageService: Sendable {
     let settings: ChatSettings
     let files: FileService
     let translator: MessageTranslator
+    let previewer: LinkPreviewer?
 
-    public init(store: Store, clock: Clock, settings: ChatSettings, files: FileService, translator: MessageTranslator) {
+    public init(
+        store: Store, clock: Clock, settings: ChatSettings, files: FileService, translator: MessageTranslator,
+        previewer: LinkPreviewer? = nil
+    ) {
         self.store = store
         self.clock = clock
         self.settings = settings
         self.files = files
         self.translator = translator
+        self.previewer = previewer
     }
 
     /// A history window as `viewerID` (the session user, or the user the admin names) may see it.

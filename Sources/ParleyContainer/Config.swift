@@ -3,6 +3,7 @@ import Logging
 import ParleyCore
 import ParleyEvents
 import ParleyFiles
+import ParleyLinkPreviews
 import ParleyTranslation
 import ParleyWebhooks
 import Postgres
@@ -46,6 +47,8 @@ public struct Config: Sendable {
     public var outboundAllowHosts: [String] = []
     /// API.md §10: how webhook deliveries are attempted.
     public var webhookDelivery = WebhookDeliverySettings()
+    /// API.md §11.1: link previews (`PARLEY_LINK_PREVIEWS`).
+    public var linkPreviews = LinkPreviewSettings()
     /// `app_id` in webhook payloads.
     public var appID = "parley"
     /// API.md §9: the translation provider.
@@ -141,6 +144,7 @@ public struct Config: Sendable {
         try readTranslation(into: &config, reader)
         config.outboundAllowHosts = (environment["PARLEY_OUTBOUND_ALLOW_HOSTS"] ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        config.linkPreviews.enabled = try reader.bool("PARLEY_LINK_PREVIEWS", default: true)
         config.appID = environment["PARLEY_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.appID
         return config
     }

@@ -6,6 +6,7 @@ import ParleyChat
 import ParleyCore
 import ParleyEvents
 import ParleyFiles
+import ParleyLinkPreviews
 import ParleyModeration
 import ParleyStore
 import ParleyTranslation
@@ -69,6 +70,11 @@ public struct Container: Sendable {
         let outbound = CurlClient(userAgent: "Parley")
         let translator = MessageTranslator(config.translation.translator(client: outbound))
         let outboundGuard = OutboundGuard(allowHosts: config.outboundAllowHosts)
+        var previewSettings = config.linkPreviews
+        // This server's own URLs are never previewed.
+        if let host = URLComponents(string: config.resolvedPublicURL)?.host?.lowercased() { previewSettings.ownHosts.insert(host) }
+        let previewer = LinkPreviewer(
+            store: store, client: outbound, outbound: outboundGuard, clock: clock, settings: previewSettings, logger: logger)
         let webhookDispatcher = WebhookDispatcher(
             store: store, client: outbound, outbound: outboundGuard, clock: clock, settings: config.webhookDelivery,
             apiToken: config.apiToken, appID: config.appID, logger: logger)
@@ -105,7 +111,8 @@ public struct Container: Sendable {
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store),
-            messages: MessageService(store: store, clock: clock, settings: settings, files: files, translator: translator),
+            messages: MessageService(
+                store: store, clock: clock, settings: settings, files: files, translator: translator, previewer: previewer),
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock),
             metaarrays: MetaArrayService(store: store, clock: clock),

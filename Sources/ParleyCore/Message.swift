@@ -69,10 +69,12 @@ public struct Message: Sendable, Equatable, Codable {
     /// The text in other languages, by language code (API.md §9). Optional so that events
     /// stored before translations existed still decode; nil and empty both mean none.
     public var translations: [String: String]?
+    /// The preview of the first URL in the text (API.md §11.1), added after the send.
+    public var ogTag: OGTag?
 
     enum CodingKeys: String, CodingKey {
         case messageID, type, channelURL, sender, message, customType, data, mentionType, mentionedUserIDs, mentionedUsers
-        case sortedMetaarray, reactions, isOpMsg, silent, createdAt, updatedAt, isRemoved, dedupID, file, hiddenFrom, translations
+        case sortedMetaarray, reactions, isOpMsg, silent, createdAt, updatedAt, isRemoved, dedupID, file, hiddenFrom, translations, ogTag
     }
 
     public init(

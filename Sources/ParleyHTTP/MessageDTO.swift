@@ -36,6 +36,7 @@ struct MessageDTO: JSONWritable {
             json.key("reactions")
             json.array { json in message.reactions.forEach { json.value(ReactionDTO(reaction: $0)) } }
             json.field("translations", message.translations ?? [:])
+            if let tag = message.ogTag { OGTagDTO(tag: tag).writeField(to: &json) }
             json.field("is_op_msg", message.isOpMsg)
             json.field("silent", message.silent)
             json.field("created_at", message.createdAt)
@@ -70,5 +71,39 @@ struct ReactionDTO: JSONWritable {
             json.array { json in reaction.userIDs.forEach { json.string($0) } }
             json.field("updated_at", reaction.updatedAt)
         }
+    }
+}
+
+/// `og_tag` (API.md §11.1), with Open Graph's own key names; absent fields are null.
+struct OGTagDTO {
+    let tag: OGTag
+
+    func writeField(to json: inout JSONWriter) {
+        json.key("og_tag")
+        json.object { json in
+            Self.optional("og:url", tag.url, &json)
+            Self.optional("og:title", tag.title, &json)
+            Self.optional("og:description", tag.description, &json)
+            json.key("og:image")
+            if let image = tag.image {
+                json.object { json in
+                    Self.optional("url", image.url, &json)
+                    Self.optional("secure_url", image.secureURL, &json)
+                    Self.optional("type", image.type, &json)
+                    json.key("width")
+                    if let width = image.width { json.int(Int64(width)) } else { json.null() }
+                    json.key("height")
+                    if let height = image.height { json.int(Int64(height)) } else { json.null() }
+                    Self.optional("alt", image.alt, &json)
+                }
+            } else {
+                json.null()
+            }
+        }
+    }
+
+    private static func optional(_ key: String, _ value: String?, _ json: inout JSONWriter) {
+        json.key(key)
+        if let value { json.string(value) } else { json.null() }
     }
 }

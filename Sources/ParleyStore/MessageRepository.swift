@@ -205,7 +205,8 @@ public struct MessageRepository {
             UPDATE messages SET message = COALESCE($2, message), custom_type = COALESCE($3, custom_type),
                 data = COALESCE($4, data), mention_type = COALESCE($5, mention_type),
                 mentioned_user_ids = COALESCE($6::text[], mentioned_user_ids), updated_at = $7, changed_at = $7,
-                translations = CASE WHEN $2::text IS DISTINCT FROM NULL AND $2::text <> message THEN NULL ELSE translations END
+                translations = CASE WHEN $2::text IS DISTINCT FROM NULL AND $2::text <> message THEN NULL ELSE translations END,
+                og_tag = CASE WHEN $2::text IS DISTINCT FROM NULL AND $2::text <> message THEN NULL ELSE og_tag END
             WHERE message_id = $1
             """,
             [messageID, update.message, update.customType, update.data, update.mentionType?.rawValue, update.mentionedUserIDs, now]
@@ -228,13 +229,24 @@ public struct MessageRepository {
         ).isEmpty
     }
 
+    /// Sets the link preview of the message's text, if its text is still `source`; true when stored.
+    public func setOGTag(_ messageID: Int64, _ tag: OGTag, source: String, now: Int64) throws -> Bool {
+        try !connection.query(
+            """
+            UPDATE messages SET og_tag = $2::jsonb, changed_at = GREATEST(changed_at, $4)
+            WHERE message_id = $1 AND message = $3 AND NOT is_removed RETURNING message_id
+            """,
+            [messageID, try JSONColumn.text(tag), source, now]
+        ).isEmpty
+    }
+
     /// Soft delete: the content goes, the row stays for admins and for sequence numbers. Returns
     /// the row as it was, or nil when it was removed already.
     public func markRemoved(_ messageID: Int64, now: Int64) throws -> RemovedMessage? {
         try connection.query(
             """
             UPDATE messages m SET is_removed = true, message = '', data = '', custom_type = '', mentioned_user_ids = '{}',
-                sorted_metaarray = '[]', file = NULL, translations = NULL, updated_at = $2, changed_at = $2
+                sorted_metaarray = '[]', file = NULL, translations = NULL, og_tag = NULL, updated_at = $2, changed_at = $2
             FROM messages old WHERE m.message_id = $1 AND old.message_id = m.message_id AND NOT old.is_removed
             RETURNING m.channel_url, m.counted_seq, m.is_silent, old.mention_type, old.mentioned_user_ids, m.hidden_from
             """,

@@ -9,7 +9,7 @@ enum MessageRows {
         COALESCE(su.is_active, false) AS sender_is_active, m.message, m.custom_type, m.data, m.mention_type,
         m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
         m.created_at, m.updated_at, m.is_removed, m.file::text AS file, m.hidden_from, m.channel_type, vb.blocker_id IS NOT NULL AS sender_blocked,
-        m.translations::text AS translations
+        m.translations::text AS translations, m.og_tag::text AS og_tag
         """
 
     /// The tables the columns come from, for the reader bound at `viewer` (a placeholder such as
@@ -52,6 +52,7 @@ enum MessageRows {
             )
             message.isSenderBlockedByViewer = try row.decode("sender_blocked")
             message.translations = try row.decodeIfPresent("translations", as: String.self).map { try JSONColumn.value($0) }
+            message.ogTag = try row.decodeIfPresent("og_tag", as: String.self).map { try JSONColumn.value($0) }
             return message
         }
     }

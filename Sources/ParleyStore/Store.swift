@@ -139,5 +139,6 @@ public struct Repositories {
     public var files: FileRepository { FileRepository(connection: connection) }
     public var sessionTokens: SessionTokenRepository { SessionTokenRepository(connection: connection) }
     public var webhooks: WebhookRepository { WebhookRepository(connection: connection) }
+    public var linkPreviews: LinkPreviewRepository { LinkPreviewRepository(connection: connection) }
     public var invitationPreferences: InvitationPreferenceRepository { InvitationPreferenceRepository(connection: connection) }
 }

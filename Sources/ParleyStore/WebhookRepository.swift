@@ -81,24 +81,20 @@ public struct WebhookRepository {
         }
     }
 
-    /// The body the first attempt rendered, kept for the later ones.
-    public func keepBody(_ deliveryID: Int64, _ body: String) throws {
-        try connection.query("UPDATE webhook_deliveries SET body = $2 WHERE delivery_id = $1 AND body IS NULL", [deliveryID, body])
-    }
-
-    /// An attempt's outcome: delivered, due again at `retryAt`, or (nil) failed for good.
+    /// An attempt's outcome: delivered, due again at `retryAt`, or (nil) failed for good; `body`,
+    /// rendered by the first attempt, is kept for the later ones.
     public func recordAttempt(
-        _ deliveryID: Int64, delivered: Bool, statusCode: Int?, error: String?, retryAt: Int64?, now: Int64
+        _ deliveryID: Int64, delivered: Bool, statusCode: Int?, error: String?, retryAt: Int64?, body: String?, now: Int64
     ) throws {
         try connection.query(
             """
             UPDATE webhook_deliveries SET claimed_until = NULL, last_status_code = $2, last_error = $3,
                 status = CASE WHEN $4 THEN 'delivered' WHEN $5::bigint IS NULL THEN 'failed' ELSE 'pending' END,
                 delivered_at = CASE WHEN $4 THEN $6 ELSE delivered_at END,
-                next_attempt_at = COALESCE($5, next_attempt_at)
+                next_attempt_at = COALESCE($5, next_attempt_at), body = COALESCE(body, $7)
             WHERE delivery_id = $1
             """,
-            [deliveryID, statusCode.map(Int64.init), error, delivered, retryAt, now]
+            [deliveryID, statusCode.map(Int64.init), error, delivered, retryAt, now, body]
         )
     }
 

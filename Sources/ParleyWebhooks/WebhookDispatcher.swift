@@ -68,11 +68,12 @@ public final class WebhookDispatcher: Service, Sendable {
         let now = clock.nowMillis
         let (lease, batch) = (settings.lease.milliseconds, settings.batch)
         do {
-            let (webhook, claimed) = try await store.transaction { repositories -> (WebhookSettings?, [ClaimedWebhookDelivery]) in
-                guard let webhook = try repositories.webhooks.settings(), webhook.enabled, !webhook.url.isEmpty else { return (nil, []) }
-                return (webhook, try repositories.webhooks.claim(now: now, leaseUntil: now + lease, limit: batch))
+            // A plain read first: most servers have webhooks off, and then take no lock and write nothing.
+            guard let webhook = try await store.read({ try $0.webhooks.settings() }), webhook.enabled, !webhook.url.isEmpty else {
+                return 0
             }
-            guard let webhook, !claimed.isEmpty else { return 0 }
+            let claimed = try await store.transaction { try $0.webhooks.claim(now: now, leaseUntil: now + lease, limit: batch) }
+            guard !claimed.isEmpty else { return 0 }
             await withTaskGroup(of: Void.self) { group in
                 for delivery in claimed { group.addTask { await self.attempt(delivery, webhook) } }
             }
@@ -89,13 +90,19 @@ public final class WebhookDispatcher: Service, Sendable {
         var failure: String?
         var retryAfter: Duration?
         var retryable = true
+        var rendered: String?
         do {
             let body: String
-            if let rendered = claimed.body { body = rendered } else { body = try await render(claimed, webhook) }
+            if let stored = claimed.body {
+                body = stored
+            } else {
+                body = try await render(claimed, webhook)
+                rendered = body
+            }
             let response = try await post(body, delivery, webhook)
             statusCode = response.status
             if (200...299).contains(response.status) {
-                return await record(delivery, delivered: true, statusCode: response.status, error: nil, retryAt: nil)
+                return await record(delivery, delivered: true, statusCode: response.status, error: nil, retryAt: nil, body: rendered)
             }
             failure = "answered \(response.status)"
             retryable = [408, 429].contains(response.status) || response.status >= 500
@@ -106,7 +113,7 @@ public final class WebhookDispatcher: Service, Sendable {
             retryable = false
         } catch is CancellationError {
             // Shutting down: the delivery is due again at once, for any instance.
-            return await record(delivery, delivered: false, statusCode: nil, error: "interrupted", retryAt: clock.nowMillis)
+            return await record(delivery, delivered: false, statusCode: nil, error: "interrupted", retryAt: clock.nowMillis, body: rendered)
         } catch {
             failure = "\(error)"
         }
@@ -115,7 +122,8 @@ public final class WebhookDispatcher: Service, Sendable {
         let retryAt = now + wait.milliseconds
         let giveUpAt = claimed.eventCreatedAt + settings.retryFor.milliseconds
         await record(
-            delivery, delivered: false, statusCode: statusCode, error: failure, retryAt: retryable && retryAt <= giveUpAt ? retryAt : nil)
+            delivery, delivered: false, statusCode: statusCode, error: failure, retryAt: retryable && retryAt <= giveUpAt ? retryAt : nil,
+            body: rendered)
     }
 
     private func post(_ body: String, _ delivery: WebhookDelivery, _ webhook: WebhookSettings) async throws -> OutboundResponse {
@@ -141,7 +149,8 @@ public final class WebhookDispatcher: Service, Sendable {
         return try await client.send(request)
     }
 
-    /// The body, rendered from the stored event once and kept for later attempts.
+    /// The body, rendered from the stored event at the first attempt (kept for the later ones by
+    /// `record`).
     private func render(_ claimed: ClaimedWebhookDelivery, _ webhook: WebhookSettings) async throws -> String {
         let payload = try JSONDecoder().decode(EventPayload.self, from: Data(claimed.eventData.utf8))
         let (channel, members) = try await store.read { repositories -> (WebhookChannel?, [BasicUser]?) in
@@ -150,19 +159,18 @@ public final class WebhookDispatcher: Service, Sendable {
             guard webhook.includeMembers, claimed.channelKind == .group else { return (channel, nil) }
             return (channel, try repositories.users.basicUsers(try repositories.events.joinedMembers(url)))
         }
-        let body = try WebhookPayload.render(claimed, payload: payload, channel: channel, members: members, appID: appID)
-        let deliveryID = claimed.delivery.deliveryID
-        try await store.transaction { try $0.webhooks.keepBody(deliveryID, body) }
-        return body
+        return try WebhookPayload.render(claimed, payload: payload, channel: channel, members: members, appID: appID)
     }
 
-    private func record(_ delivery: WebhookDelivery, delivered: Bool, statusCode: Int?, error: String?, retryAt: Int64?) async {
+    private func record(
+        _ delivery: WebhookDelivery, delivered: Bool, statusCode: Int?, error: String?, retryAt: Int64?, body: String?
+    ) async {
         let now = clock.nowMillis
         do {
             try await store.transaction { repositories in
                 try repositories.webhooks.recordAttempt(
                     delivery.deliveryID, delivered: delivered, statusCode: statusCode, error: error.map { String($0.prefix(500)) },
-                    retryAt: retryAt, now: now)
+                    retryAt: retryAt, body: body, now: now)
             }
         } catch {
             // The lease runs out and the delivery is attempted again: at least once, as promised.

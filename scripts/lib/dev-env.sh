@@ -69,7 +69,7 @@ start_local_postgres() {
   if ! as_pg_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
     log "starting PostgreSQL (socket in $PG_SOCKET_DIR)"
     as_pg_owner "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 start \
-      -o "-k $PG_SOCKET_DIR -p $PG_PORT -c listen_addresses='' -c max_connections=1000 -c shared_buffers=256MB" >/dev/null
+      -o "-k $PG_SOCKET_DIR -p $PG_PORT -c listen_addresses='' -c max_connections=2500 -c shared_buffers=256MB" >/dev/null
     PARLEY_STARTED_POSTGRES="$data"
   fi
 }

@@ -1,0 +1,98 @@
+import CurlHTTP
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+
+/// How link previews are made (API.md §11.1, §11.2).
+public struct LinkPreviewSettings: Sendable {
+    /// `PARLEY_LINK_PREVIEWS`.
+    public var enabled = true
+    /// Of a page, at most this is read (and never past `</head>`).
+    public var maxBytes = 1 << 20
+    public var connectTimeout: Duration = .seconds(3)
+    public var timeout: Duration = .seconds(10)
+    /// A URL's preview (or its failure) is reused this long.
+    public var cacheMillis: Int64 = 3_600_000
+    /// This server's own hosts: their URLs are never previewed.
+    public var ownHosts: Set<String> = []
+
+    public init() {}
+}
+
+/// Makes the preview of a URL: fetched through the outbound guard (every redirect checked),
+/// read up to `</head>` or `maxBytes`, only from HTML, scanned by `HeadScanner`; an `og:image`
+/// or `og:url` the guard refuses is left out, so that clients are never pointed at an
+/// internal address either. Previews are cached for an hour, failures too.
+public struct LinkPreviewer: Sendable {
+    let store: Store
+    let client: CurlClient
+    let outbound: OutboundGuard
+    let clock: Clock
+    public let settings: LinkPreviewSettings
+    let logger: Logger
+
+    public init(
+        store: Store, client: CurlClient, outbound: OutboundGuard, clock: Clock, settings: LinkPreviewSettings, logger: Logger
+    ) {
+        self.store = store
+        self.client = client
+        self.outbound = outbound
+        self.clock = clock
+        self.settings = settings
+        self.logger = logger
+    }
+
+    private static let urlPattern = try! NSRegularExpression(pattern: #"https?://[^\s<>"'`]+"#, options: [.caseInsensitive])
+
+    /// The first http(s) URL of `text` that may be previewed, if any.
+    public func firstURL(in text: String) -> String? {
+        guard settings.enabled else { return nil }
+        let whole = text as NSString
+        guard let match = Self.urlPattern.firstMatch(in: text, range: NSRange(location: 0, length: whole.length)) else { return nil }
+        // Closing punctuation after a link belongs to the sentence.
+        let url = String(whole.substring(with: match.range).reversed().drop { ".,;:!?)]}".contains($0) }.reversed())
+        guard let host = URLComponents(string: url)?.host?.lowercased(), !settings.ownHosts.contains(host) else { return nil }
+        return url
+    }
+
+    /// The preview of `url`, from the cache or fetched now; nil when there is none to show.
+    public func preview(_ url: String) async -> OGTag? {
+        let now = clock.nowMillis
+        let since = now - settings.cacheMillis
+        if let cached = try? await store.read({ try $0.linkPreviews.cached(url, since: since) }) { return cached }
+        let tag = await fetch(url)
+        try? await store.transaction { try $0.linkPreviews.store(url, tag, now: now) }
+        return tag
+    }
+
+    private func fetch(_ url: String) async -> OGTag? {
+        var request = OutboundRequest(
+            .get, url, headers: [("Accept", "text/html,application/xhtml+xml")], connectTimeout: settings.connectTimeout,
+            timeout: settings.timeout, maxResponseBytes: settings.maxBytes)
+        request.keepsTruncatedAnswer = true
+        request.stopAfter = Array("</head>".utf8)
+        do {
+            let response = try await client.send(request, guardedBy: outbound)
+            let type = (response.header("Content-Type") ?? "").lowercased()
+            guard response.status == 200, type.hasPrefix("text/html") || type.hasPrefix("application/xhtml+xml") else { return nil }
+            var tag = HeadScanner.scan(response.body)
+            tag.url = await checked(tag.url, base: url)
+            if var image = tag.image {
+                image.url = await checked(image.url, base: url)
+                image.secureURL = await checked(image.secureURL, base: url)
+                tag.image = image.url == nil && image.secureURL == nil ? nil : image
+            }
+            return tag.isEmpty ? nil : tag
+        } catch {
+            logger.debug("link preview failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// `link` made absolute against the page, if the guard would let a client be sent there.
+    private func checked(_ link: String?, base: String) async -> String? {
+        guard let link, let absolute = URL(string: link, relativeTo: URL(string: base))?.absoluteURL.absoluteString else { return nil }
+        return (try? await outbound.check(absolute)) == nil ? nil : absolute
+    }
+}
