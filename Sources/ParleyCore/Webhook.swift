@@ -123,3 +123,23 @@ public struct WebhookChannel: Sendable, Equatable {
         self.createdAt = createdAt
     }
 }
+
+/// The outcome of one delivery attempt, as recorded: delivered, due again at `retryAt`, or (nil)
+/// failed for good; `body` is the one the first attempt rendered.
+public struct WebhookAttempt: Sendable {
+    public let deliveryID: Int64
+    public let delivered: Bool
+    public let statusCode: Int?
+    public let error: String?
+    public let retryAt: Int64?
+    public let body: String?
+
+    public init(deliveryID: Int64, delivered: Bool, statusCode: Int?, error: String?, retryAt: Int64?, body: String?) {
+        self.deliveryID = deliveryID
+        self.delivered = delivered
+        self.statusCode = statusCode
+        self.error = error
+        self.retryAt = retryAt
+        self.body = body
+    }
+}

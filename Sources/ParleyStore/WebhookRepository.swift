@@ -81,20 +81,23 @@ public struct WebhookRepository {
         }
     }
 
-    /// An attempt's outcome: delivered, due again at `retryAt`, or (nil) failed for good; `body`,
-    /// rendered by the first attempt, is kept for the later ones.
-    public func recordAttempt(
-        _ deliveryID: Int64, delivered: Bool, statusCode: Int?, error: String?, retryAt: Int64?, body: String?, now: Int64
-    ) throws {
+    /// The outcomes of a round of attempts, in one statement.
+    public func record(_ attempts: [WebhookAttempt], now: Int64) throws {
+        guard !attempts.isEmpty else { return }
         try connection.query(
             """
-            UPDATE webhook_deliveries SET claimed_until = NULL, last_status_code = $2, last_error = $3,
-                status = CASE WHEN $4 THEN 'delivered' WHEN $5::bigint IS NULL THEN 'failed' ELSE 'pending' END,
-                delivered_at = CASE WHEN $4 THEN $6 ELSE delivered_at END,
-                next_attempt_at = COALESCE($5, next_attempt_at), body = COALESCE(body, $7)
-            WHERE delivery_id = $1
+            UPDATE webhook_deliveries d SET claimed_until = NULL, last_status_code = a.status_code, last_error = a.error,
+                status = CASE WHEN a.delivered THEN 'delivered' WHEN a.retry_at IS NULL THEN 'failed' ELSE 'pending' END,
+                delivered_at = CASE WHEN a.delivered THEN $7 ELSE d.delivered_at END,
+                next_attempt_at = COALESCE(a.retry_at, d.next_attempt_at), body = COALESCE(d.body, a.body)
+            FROM unnest($1::bigint[], $2::boolean[], $3::bigint[], $4::text[], $5::bigint[], $6::text[])
+                AS a(delivery_id, delivered, status_code, error, retry_at, body)
+            WHERE d.delivery_id = a.delivery_id
             """,
-            [deliveryID, statusCode.map(Int64.init), error, delivered, retryAt, now, body]
+            [
+                attempts.map(\.deliveryID), attempts.map(\.delivered), attempts.map { $0.statusCode.map(Int64.init) },
+                attempts.map(\.error), attempts.map(\.retryAt), attempts.map(\.body), now
+            ]
         )
     }
 

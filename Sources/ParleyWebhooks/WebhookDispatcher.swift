@@ -62,7 +62,9 @@ public final class WebhookDispatcher: Service, Sendable {
         }
     }
 
-    /// One round: claims what is due and attempts it; returns how many were attempted.
+    /// One round: claims what is due and attempts it; returns how many were attempted. The
+    /// round costs the database a claim, one read for the bodies to render and one write for all
+    /// outcomes, however many deliveries it holds.
     @discardableResult
     public func deliverDue() async -> Int {
         let now = clock.nowMillis
@@ -74,62 +76,80 @@ public final class WebhookDispatcher: Service, Sendable {
             }
             let claimed = try await store.transaction { try $0.webhooks.claim(now: now, leaseUntil: now + lease, limit: batch) }
             guard !claimed.isEmpty else { return 0 }
-            await withTaskGroup(of: Void.self) { group in
-                for delivery in claimed { group.addTask { await self.attempt(delivery, webhook) } }
+            let outcomes: [WebhookAttempt]
+            do {
+                // Checked once per round: every delivery of it goes to the same place.
+                let destination = try await outbound.check(webhook.url)
+                let bodies = try await render(claimed.filter { $0.body == nil }, webhook)
+                outcomes = await withTaskGroup(of: WebhookAttempt.self) { group in
+                    for delivery in claimed {
+                        let rendered = bodies[delivery.delivery.deliveryID]
+                        group.addTask {
+                            await self.attempt(delivery, body: delivery.body ?? rendered, rendered: rendered, destination, webhook)
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            } catch let refusal as OutboundRefusal {
+                // The destination is not allowed: no retry helps until the settings change (then redeliver).
+                outcomes = claimed.map {
+                    failed($0, statusCode: nil, error: "refused: \(refusal)", retryable: false, retryAfter: nil, rendered: nil)
+                }
             }
+            try await store.transaction { try $0.webhooks.record(outcomes, now: now) }
             return claimed.count
         } catch {
-            logger.warning("claiming webhook deliveries failed", metadata: ["error": "\(error)"])
+            // Whatever was claimed and not recorded is due again when its lease runs out: at
+            // least once, as promised.
+            logger.warning("delivering webhooks failed", metadata: ["error": "\(error)"])
             return 0
         }
     }
 
-    private func attempt(_ claimed: ClaimedWebhookDelivery, _ webhook: WebhookSettings) async {
-        let delivery = claimed.delivery
-        var statusCode: Int?
-        var failure: String?
-        var retryAfter: Duration?
-        var retryable = true
-        var rendered: String?
+    private func attempt(
+        _ claimed: ClaimedWebhookDelivery, body: String?, rendered: String?, _ destination: OutboundGuard.Destination,
+        _ webhook: WebhookSettings
+    ) async -> WebhookAttempt {
+        guard let body else { return failed(claimed, statusCode: nil, error: "no body", retryable: false, retryAfter: nil, rendered: nil) }
         do {
-            let body: String
-            if let stored = claimed.body {
-                body = stored
-            } else {
-                body = try await render(claimed, webhook)
-                rendered = body
-            }
-            let response = try await post(body, delivery, webhook)
-            statusCode = response.status
+            let response = try await post(body, claimed.delivery, destination, webhook)
             if (200...299).contains(response.status) {
-                return await record(delivery, delivered: true, statusCode: response.status, error: nil, retryAt: nil, body: rendered)
+                return WebhookAttempt(
+                    deliveryID: claimed.delivery.deliveryID, delivered: true, statusCode: response.status, error: nil, retryAt: nil,
+                    body: rendered)
             }
-            failure = "answered \(response.status)"
-            retryable = [408, 429].contains(response.status) || response.status >= 500
-            if response.status == 429 || response.status == 503 { retryAfter = Self.retryAfter(response.header("Retry-After")) }
-        } catch let refusal as OutboundRefusal {
-            // The destination is not allowed: no retry helps until the settings change (then redeliver).
-            failure = "refused: \(refusal)"
-            retryable = false
+            let retryable = [408, 429].contains(response.status) || response.status >= 500
+            let retryAfter = [429, 503].contains(response.status) ? Self.retryAfter(response.header("Retry-After")) : nil
+            return failed(
+                claimed, statusCode: response.status, error: "answered \(response.status)", retryable: retryable, retryAfter: retryAfter,
+                rendered: rendered)
         } catch is CancellationError {
             // Shutting down: the delivery is due again at once, for any instance.
-            return await record(delivery, delivered: false, statusCode: nil, error: "interrupted", retryAt: clock.nowMillis, body: rendered)
+            return WebhookAttempt(
+                deliveryID: claimed.delivery.deliveryID, delivered: false, statusCode: nil, error: "interrupted", retryAt: clock.nowMillis,
+                body: rendered)
         } catch {
-            failure = "\(error)"
+            return failed(claimed, statusCode: nil, error: "\(error)", retryable: true, retryAfter: nil, rendered: rendered)
         }
-        let now = clock.nowMillis
-        let wait = retryAfter ?? backoff(attempt: delivery.attempts)
-        let retryAt = now + wait.milliseconds
-        let giveUpAt = claimed.eventCreatedAt + settings.retryFor.milliseconds
-        await record(
-            delivery, delivered: false, statusCode: statusCode, error: failure, retryAt: retryable && retryAt <= giveUpAt ? retryAt : nil,
-            body: rendered)
     }
 
-    private func post(_ body: String, _ delivery: WebhookDelivery, _ webhook: WebhookSettings) async throws -> OutboundResponse {
+    /// A failed attempt: due again after `Retry-After` or the backoff, or failed for good when
+    /// not retryable or past `retryFor`.
+    private func failed(
+        _ claimed: ClaimedWebhookDelivery, statusCode: Int?, error: String, retryable: Bool, retryAfter: Duration?, rendered: String?
+    ) -> WebhookAttempt {
+        let retryAt = clock.nowMillis + (retryAfter ?? backoff(attempt: claimed.delivery.attempts)).milliseconds
+        let giveUpAt = claimed.eventCreatedAt + settings.retryFor.milliseconds
+        return WebhookAttempt(
+            deliveryID: claimed.delivery.deliveryID, delivered: false, statusCode: statusCode, error: String(error.prefix(500)),
+            retryAt: retryable && retryAt <= giveUpAt ? retryAt : nil, body: rendered)
+    }
+
+    private func post(_ body: String, _ delivery: WebhookDelivery, _ destination: OutboundGuard.Destination, _ webhook: WebhookSettings)
+        async throws -> OutboundResponse
+    {
         let now = clock.nowMillis
         let timestamp = now / 1000
-        let destination = try await outbound.check(webhook.url)
         var request = OutboundRequest(
             .post, destination.url,
             headers: [
@@ -149,33 +169,37 @@ public final class WebhookDispatcher: Service, Sendable {
         return try await client.send(request)
     }
 
-    /// The body, rendered from the stored event at the first attempt (kept for the later ones by
-    /// `record`).
-    private func render(_ claimed: ClaimedWebhookDelivery, _ webhook: WebhookSettings) async throws -> String {
-        let payload = try JSONDecoder().decode(EventPayload.self, from: Data(claimed.eventData.utf8))
-        let (channel, members) = try await store.read { repositories -> (WebhookChannel?, [BasicUser]?) in
-            guard let url = claimed.channelURL else { return (nil, nil) }
-            let channel = try repositories.webhooks.channelSummary(url, kind: claimed.channelKind)
-            guard webhook.includeMembers, claimed.channelKind == .group else { return (channel, nil) }
-            return (channel, try repositories.users.basicUsers(try repositories.events.joinedMembers(url)))
+    /// The bodies of first attempts, rendered from their stored events with one read of their
+    /// channels (and members); kept for the later attempts by `record`.
+    private func render(_ deliveries: [ClaimedWebhookDelivery], _ webhook: WebhookSettings) async throws -> [Int64: String] {
+        guard !deliveries.isEmpty else { return [:] }
+        let channels = Set(
+            deliveries.compactMap { delivery in delivery.channelURL.map { ChannelKey(url: $0, kind: delivery.channelKind) } })
+        let (summaries, members) = try await store.read { repositories in
+            var summaries: [ChannelKey: WebhookChannel] = [:]
+            var members: [String: [BasicUser]] = [:]
+            for channel in channels {
+                summaries[channel] = try repositories.webhooks.channelSummary(channel.url, kind: channel.kind)
+                if webhook.includeMembers && channel.kind == .group {
+                    members[channel.url] = try repositories.users.basicUsers(try repositories.events.joinedMembers(channel.url))
+                }
+            }
+            return (summaries, members)
         }
-        return try WebhookPayload.render(claimed, payload: payload, channel: channel, members: members, appID: appID)
+        var bodies: [Int64: String] = [:]
+        for delivery in deliveries {
+            let payload = try JSONDecoder().decode(EventPayload.self, from: Data(delivery.eventData.utf8))
+            let key = delivery.channelURL.map { ChannelKey(url: $0, kind: delivery.channelKind) }
+            bodies[delivery.delivery.deliveryID] = try WebhookPayload.render(
+                delivery, payload: payload, channel: key.flatMap { summaries[$0] }, members: delivery.channelURL.flatMap { members[$0] },
+                appID: appID)
+        }
+        return bodies
     }
 
-    private func record(
-        _ delivery: WebhookDelivery, delivered: Bool, statusCode: Int?, error: String?, retryAt: Int64?, body: String?
-    ) async {
-        let now = clock.nowMillis
-        do {
-            try await store.transaction { repositories in
-                try repositories.webhooks.recordAttempt(
-                    delivery.deliveryID, delivered: delivered, statusCode: statusCode, error: error.map { String($0.prefix(500)) },
-                    retryAt: retryAt, body: body, now: now)
-            }
-        } catch {
-            // The lease runs out and the delivery is attempted again: at least once, as promised.
-            logger.warning("recording a webhook attempt failed", metadata: ["error": "\(error)"])
-        }
+    private struct ChannelKey: Hashable {
+        let url: String
+        let kind: ChannelKind
     }
 
     /// A doubling backoff from `firstBackoff` with full jitter (half to all of it).
