@@ -81,7 +81,8 @@ public struct WebhookRepository {
         }
     }
 
-    /// The outcomes of a round of attempts, in one statement.
+    /// The outcomes of a round of attempts, in one statement; a delivery redelivered meanwhile
+    /// (its claim dropped) stays due.
     public func record(_ attempts: [WebhookAttempt], now: Int64) throws {
         guard !attempts.isEmpty else { return }
         try connection.query(
@@ -92,7 +93,7 @@ public struct WebhookRepository {
                 next_attempt_at = COALESCE(a.retry_at, d.next_attempt_at), body = COALESCE(d.body, a.body)
             FROM unnest($1::bigint[], $2::boolean[], $3::bigint[], $4::text[], $5::bigint[], $6::text[])
                 AS a(delivery_id, delivered, status_code, error, retry_at, body)
-            WHERE d.delivery_id = a.delivery_id
+            WHERE d.delivery_id = a.delivery_id AND d.claimed_until IS NOT NULL
             """,
             [
                 attempts.map(\.deliveryID), attempts.map(\.delivered), attempts.map { $0.statusCode.map(Int64.init) },
