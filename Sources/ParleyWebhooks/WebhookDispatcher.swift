@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// How deliveries are attempted (API.md §10.2).
 public struct WebhookDeliverySettings: Sendable {
     /// Deliveries claimed at once by an instance.
-    public var batch = 16
+    public var batch = 64
     /// How long a claim keeps other instances off a delivery; past it (the instance died), the
     /// delivery is due again.
     public var lease: Duration = .seconds(30)

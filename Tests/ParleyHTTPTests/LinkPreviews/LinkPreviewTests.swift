@@ -149,7 +149,7 @@ import Testing
                 try await Task.sleep(for: .seconds(1))
                 #expect(try await api.get("\(base)/\(id)").rawJSON["og_tag"] == nil, "\(path)")
             }
-            #expect(pages.count("json") == 1)
+            #expect(try await eventually { pages.count("json") == 1 }, "the page was fetched, and not previewed")
         }
     }
 
