@@ -52,15 +52,27 @@ extension MessageService {
         _ job: TranslationJob, already: Set<String>, _ channelURL: String, _ messageID: Int64, source: String,
         _ repositories: Repositories
     ) {
+        updateAfterCommit(channelURL, messageID, repositories) {
+            let late = await job.all().compactMapValues { try? $0.get() }.filter { !already.contains($0.key) }
+            guard !late.isEmpty else { return nil }
+            return { repositories, now in try repositories.messages.addTranslations(messageID, late, source: source, now: now) }
+        }
+    }
+
+    /// After the commit: `work` runs in a task of its own (never delaying the request); the change
+    /// it returns, if any, is applied to the message in a transaction and, when it applies (the
+    /// text is unchanged), announced with `message_updated`.
+    func updateAfterCommit(
+        _ channelURL: String, _ messageID: Int64, _ repositories: Repositories,
+        _ work: @escaping @Sendable () async -> (@Sendable (Repositories, Int64) throws -> Bool)?
+    ) {
         let (store, clock) = (store, clock)
         repositories.afterCommit {
             Task {
-                let late = await job.all().compactMapValues { try? $0.get() }.filter { !already.contains($0.key) }
-                guard !late.isEmpty else { return }
+                guard let change = await work() else { return }
                 let now = clock.nowMillis
                 try? await store.transaction { repositories in
-                    guard try repositories.messages.addTranslations(messageID, late, source: source, now: now),
-                        let message = try repositories.messages.find(channelURL, messageID, viewerID: nil)
+                    guard try change(repositories, now), let message = try repositories.messages.find(channelURL, messageID, viewerID: nil)
                     else { return }
                     ChannelEvents.message(.messageUpdated, try MessageDetails.attach(message, repositories), repositories)
                 }

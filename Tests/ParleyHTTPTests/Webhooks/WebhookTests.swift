@@ -23,7 +23,8 @@ import Testing
                     config.outboundAllowHosts = ["127.0.0.1:\(port)"]
                     config.webhookDelivery.pollInterval = .milliseconds(50)
                     config.webhookDelivery.firstBackoff = .milliseconds(100)
-                    config.webhookDelivery.timeout = .milliseconds(700)
+                    // Long enough for a machine busy with the whole suite; the hanging receiver waits longer.
+                    config.webhookDelivery.timeout = .seconds(3)
                     config.webhookDelivery.lease = lease
                 }) { api in
                     let set = try await api.put(
@@ -62,8 +63,10 @@ import Testing
             #expect(sent.status == 201)
             #expect(try await eventually { !receiver.received(about: channel).isEmpty })
             let deliveries = receiver.received(about: channel)
-            // Only the subscribed category: the channel's creation (join) was not sent.
-            #expect(deliveries.count == 1)
+            // Only the subscribed category: the channel's creation (join) was not sent. (An
+            // attempt cut off by a loaded machine is sent again, with the same id.)
+            #expect(Set(deliveries.compactMap { $0.json["category"] as? String }) == ["group_channel:message_send"])
+            #expect(Set(deliveries.compactMap { $0.headers["webhook-id"] }).count == 1)
             let delivery = try #require(deliveries.first)
             #expect(Self.verifies(delivery, secret: secret))
             let sendbird = HMAC<SHA256>.authenticationCode(
@@ -89,18 +92,18 @@ import Testing
                     return !entry.isEmpty
                 })
             #expect(entry["webhook_id"] as? String == delivery.headers["webhook-id"])
-            #expect(entry["attempts"] as? Int == 1)
+            #expect((entry["attempts"] as? Int ?? 0) >= 1)
             #expect(entry["last_status_code"] as? Int == 200)
         }
     }
 
     @Test func aFailingReceiverIsRetriedUntilItAnswersAndAHangingOneTimesOut() async throws {
         try await Self.withWebhook(events: ["group_channel:message_send"]) { api, receiver, _ in
-            receiver.script([.status(500), .delay(.seconds(2)), .status(503, headers: ["Retry-After": "1"])])
+            receiver.script([.status(500), .delay(.seconds(5)), .status(503, headers: ["Retry-After": "1"])])
             let cast = try await api.cast("whretry", 1)
             let channel = try await api.createChannel(["user_ids": [cast[0]]])
             _ = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "persist"], as: cast.session(0))
-            #expect(try await eventually(within: .seconds(20)) { receiver.received(about: channel).count == 4 })
+            #expect(try await eventually(within: .seconds(40)) { receiver.received(about: channel).count == 4 })
             let attempts = receiver.received(about: channel)
             // The same delivery each time: one id, one body.
             #expect(Set(attempts.compactMap { $0.headers["webhook-id"] }).count == 1)
