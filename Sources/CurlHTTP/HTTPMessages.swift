@@ -1,3 +1,5 @@
+import Foundation
+
 /// An outbound request, with the limits every request carries (none is optional: a call out of
 /// the server must never hang or fill memory).
 public struct OutboundRequest: Sendable {
@@ -79,6 +81,20 @@ public struct OutboundResponse: Sendable {
     }
 
     public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// `Retry-After`, in seconds or as an HTTP date, from `now`.
+    public func retryAfter(now: Date = Date()) -> Duration? {
+        guard let value = header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
+    }
+
+    public var retryAfter: Duration? { retryAfter() }
 }
 
 public enum OutboundError: Error, Equatable, CustomStringConvertible {

@@ -12,3 +12,8 @@ public struct Clock: Sendable {
 
     public static let system = Clock { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
+
+extension Duration {
+    /// Whole milliseconds, as the server's timestamps count them.
+    public var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

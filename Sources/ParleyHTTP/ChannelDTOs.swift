@@ -8,6 +8,14 @@ struct BasicUserDTO: JSONWritable {
         json.object { json in writeFields(to: &json) }
     }
 
+    /// `created_by` (null when gone) and `operators`, as both kinds of channel show them.
+    static func writeCreatorAndOperators(_ creator: BasicUser?, _ operators: [BasicUser], to json: inout JSONWriter) {
+        json.key("created_by")
+        if let creator { json.value(BasicUserDTO(user: creator)) } else { json.null() }
+        json.key("operators")
+        json.array { json in operators.forEach { json.value(BasicUserDTO(user: $0)) } }
+    }
+
     /// The fields alone, for objects that add their own (a message's sender).
     func writeFields(to json: inout JSONWriter) {
         json.field("user_id", user.userID)
@@ -41,10 +49,7 @@ struct ChannelDTO: JSONWritable {
             json.field("joined_member_count", channel.joinedMemberCount)
             json.field("max_length_message", maxMessageLength)
             json.field("created_at", channel.createdAt)
-            json.key("created_by")
-            if let creator = channel.createdBy { json.value(BasicUserDTO(user: creator)) } else { json.null() }
-            json.key("operators")
-            json.array { json in channel.operators.forEach { json.value(BasicUserDTO(user: $0)) } }
+            BasicUserDTO.writeCreatorAndOperators(channel.createdBy, channel.operators, to: &json)
             json.key("last_message")
             if let last = view.lastMessage { json.value(MessageDTO(message: last)) } else { json.null() }
             if let members = view.members {

@@ -19,10 +19,7 @@ struct OpenChannelDTO: JSONWritable {
             json.field("participant_count", channel.participantCount)
             json.field("max_length_message", maxMessageLength)
             json.field("created_at", channel.createdAt)
-            json.key("created_by")
-            if let creator = channel.createdBy { json.value(BasicUserDTO(user: creator)) } else { json.null() }
-            json.key("operators")
-            json.array { json in channel.operators.forEach { json.value(BasicUserDTO(user: $0)) } }
+            BasicUserDTO.writeCreatorAndOperators(channel.createdBy, channel.operators, to: &json)
         }
     }
 }

@@ -67,7 +67,7 @@ public struct DeepLTranslator: Translator {
         switch response.status {
         case 456: return .quotaExceeded(message)
         // DeepL's "too many requests, high load".
-        case 529: return .rateLimited(retryAfter: ProviderCall.retryAfter(response))
+        case 529: return .rateLimited(retryAfter: response.retryAfter)
         default: return ProviderCall.commonFailure(response, message: message) ?? .rejected(status: response.status, message: message)
         }
     }

@@ -62,7 +62,7 @@ public struct GoogleTranslator: Translator {
             return .quotaExceeded(message)
         }
         if !reasons.isDisjoint(with: ["userRateLimitExceeded", "rateLimitExceeded"]) {
-            return .rateLimited(retryAfter: ProviderCall.retryAfter(response))
+            return .rateLimited(retryAfter: response.retryAfter)
         }
         return ProviderCall.commonFailure(response, message: message) ?? .rejected(status: response.status, message: message)
     }

@@ -31,22 +31,10 @@ struct ProviderCall: Sendable {
     /// the ones the adapter decides itself.
     static func commonFailure(_ response: OutboundResponse, message: String) -> TranslationError? {
         switch response.status {
-        case 429: .rateLimited(retryAfter: retryAfter(response))
+        case 429: .rateLimited(retryAfter: response.retryAfter)
         case 500...599: .unavailable("\(response.status): \(message)")
         default: nil
         }
-    }
-
-    /// `Retry-After` in seconds or as an HTTP date.
-    static func retryAfter(_ response: OutboundResponse, now: Date = Date()) -> Duration? {
-        guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ response: OutboundResponse) throws -> T {

@@ -119,7 +119,7 @@ public final class WebhookDispatcher: Service, Sendable {
                     body: rendered)
             }
             let retryable = [408, 429].contains(response.status) || response.status >= 500
-            let retryAfter = [429, 503].contains(response.status) ? Self.retryAfter(response.header("Retry-After")) : nil
+            let retryAfter = [429, 503].contains(response.status) ? response.retryAfter.map { min($0, settings.retryFor) } : nil
             return failed(
                 claimed, statusCode: response.status, error: "answered \(response.status)", retryable: retryable, retryAfter: retryAfter,
                 rendered: rendered)
@@ -206,17 +206,5 @@ public final class WebhookDispatcher: Service, Sendable {
     private func backoff(attempt: Int) -> Duration {
         let ceiling = min(settings.firstBackoff * (1 << min(max(attempt - 1, 0), 20)), settings.maxBackoff)
         return ceiling * Double.random(in: 0.5...1)
-    }
-
-    static func retryAfter(_ value: String?) -> Duration? {
-        guard let value, let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
-        return .seconds(min(seconds, 24 * 3600))
-    }
-}
-
-extension Duration {
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
