@@ -169,6 +169,37 @@ import Testing
         }
     }
 
+    /// Two instances on one database drain one queue: every delivery arrives once, whichever
+    /// instance claimed it (leases and SKIP LOCKED, no state in a process).
+    @Test func twoInstancesDeliverEachEventOnce() async throws {
+        try await Self.withWebhook(events: ["group_channel:message_send"]) { first, receiver, database in
+            let url = try #require((try await first.get(Self.hook).rawJSON["webhook"] as? [String: Any])?["url"] as? String)
+            let hostPort = try #require(URL(string: url)).host! + ":" + String(URL(string: url)!.port!)
+            try await TestServer.withAPI({ config in
+                config.databaseURL = database
+                config.outboundAllowHosts = [hostPort]
+                config.webhookDelivery.pollInterval = .milliseconds(50)
+                config.webhookDelivery.timeout = .seconds(3)
+            }) { second in
+                let cast = try await first.cast("whtwo", 1)
+                let channel = try await first.createChannel(["user_ids": [cast[0]]])
+                for index in 0..<40 {
+                    let api = index.isMultiple(of: 2) ? first : second
+                    let sent = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "m\(index)"], as: cast.session(0))
+                    #expect(sent.status == 201)
+                }
+                #expect(try await eventually(within: .seconds(20)) { receiver.received(about: channel).count >= 40 })
+                try await Task.sleep(for: .milliseconds(500))
+                let ids = receiver.received(about: channel).compactMap { $0.headers["webhook-id"] }
+                #expect(ids.count == 40, "no delivery twice")
+                #expect(Set(ids).count == 40)
+                let texts = Set(
+                    receiver.received(about: channel).compactMap { ($0.json["payload"] as? [String: Any])?["message"] as? String })
+                #expect(texts == Set((0..<40).map { "m\($0)" }))
+            }
+        }
+    }
+
     @Test func onlyTheAdminChangesTheSettingsAndTheyAreChecked() async throws {
         try await Self.withWebhook { api, _, _ in
             let cast = try await api.cast("whauth", 1)
