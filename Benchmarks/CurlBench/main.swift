@@ -2,7 +2,9 @@ import CurlHTTP
 import Foundation
 
 // CurlHTTP's request rate against a local server, for scripts/bench/translation: `count` GETs
-// of `url`, `concurrency` at a time, on one CurlClient. Prints one line of key=value pairs.
+// of `url`, `concurrency` at a time, on one CurlClient. Prints one line of key=value pairs,
+// with the growth of the process's resident memory over the run (handles and buffers are freed:
+// it stays flat).
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[2]), let concurrency = Int(arguments[3]) else {
     FileHandle.standardError.write(Data("usage: parley-curl-bench URL COUNT CONCURRENCY\n".utf8))
@@ -19,8 +21,16 @@ func cpuSeconds() -> Double {
     return user + system
 }
 
+/// VmRSS from /proc/self/status, in bytes.
+func residentBytes() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+}
+
 // Warm-up: connections opened, code paths touched.
 for _ in 0..<200 { _ = try await client.send(.init(.get, url)) }
+let residentBefore = residentBytes()
 let cpuBefore = cpuSeconds()
 let started = ContinuousClock.now
 let failures = await withTaskGroup(of: Int.self) { group in
@@ -45,6 +55,7 @@ let elapsed = ContinuousClock.now - started
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print(
     String(
-        format: "requests=%d failures=%d seconds=%.2f rps=%.0f cpu_seconds=%.2f live_handles=%d", count, failures, seconds,
-        Double(count) / seconds, cpuSeconds() - cpuBefore, client.liveHandles))
+        format: "requests=%d failures=%d seconds=%.2f rps=%.0f cpu_seconds=%.2f live_handles=%d rss_growth_mb=%.1f", count, failures,
+        seconds, Double(count) / seconds, cpuSeconds() - cpuBefore, client.liveHandles,
+        Double(residentBytes() - residentBefore) / 1_048_576))
 client.shutdown()

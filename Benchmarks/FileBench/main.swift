@@ -25,14 +25,18 @@ func crypto(mebibytes: Int) throws {
     for _ in 0..<4 {
         unlink(path)
         let writer = try EncryptedFileWriter(fileID: "bench", temporaryPath: path + ".part", finalPath: path, keyring: keyring)
-        encrypt = min(encrypt, try seconds {
-            for _ in 0..<mebibytes { try block.withUnsafeBytes { try writer.append($0) } }
-            try writer.commit()
-        })
+        encrypt = min(
+            encrypt,
+            try seconds {
+                for _ in 0..<mebibytes { try block.withUnsafeBytes { try writer.append($0) } }
+                try writer.commit()
+            })
         let reader = try EncryptedFileReader(path: path, fileID: "bench", keyring: keyring)
-        decrypt = min(decrypt, try seconds {
-            for index in 0..<reader.chunkCount { _ = try reader.chunk(index) }
-        })
+        decrypt = min(
+            decrypt,
+            try seconds {
+                for index in 0..<reader.chunkCount { _ = try reader.chunk(index) }
+            })
     }
     print(String(format: "file_write_MBps %.0f", bytes / encrypt / 1e6))
     print(String(format: "file_read_MBps %.0f", bytes / decrypt / 1e6))
@@ -45,12 +49,16 @@ func crypto(mebibytes: Int) throws {
     var seal = Double.infinity
     var open = Double.infinity
     for _ in 0..<4 {
-        seal = min(seal, try seconds {
-            for index in 0..<chunks { _ = try chunk.withUnsafeBytes { try cipher.seal($0, chunk: index, isLast: false) } }
-        })
-        open = min(open, try seconds {
-            for _ in 0..<chunks { _ = try cipher.open(sealed[...], chunk: 0, isLast: false) }
-        })
+        seal = min(
+            seal,
+            try seconds {
+                for index in 0..<chunks { _ = try chunk.withUnsafeBytes { try cipher.seal($0, chunk: index, isLast: false) } }
+            })
+        open = min(
+            open,
+            try seconds {
+                for _ in 0..<chunks { _ = try cipher.open(sealed[...], chunk: 0, isLast: false) }
+            })
     }
     print(String(format: "encrypt_MBps %.0f", bytes / seal / 1e6))
     print(String(format: "decrypt_MBps %.0f", bytes / open / 1e6))

@@ -19,6 +19,7 @@ public final class Realtime: Service, Sendable {
     let participation: any ParticipationSweep
     /// This process, in `event_instances` and socket ids.
     public let instanceID: String
+    private let closedSockets: ClosedSocketRecorder
 
     public init(
         store: Store, conninfo: String, settings: EventSettings, participation: any ParticipationSweep, clock: Clock, logger: Logger
@@ -30,6 +31,12 @@ public final class Realtime: Service, Sendable {
         self.logger = logger
         self.instanceID = SecretHashing.randomHex(bytes: 8)
         self.hub = EventHub(store: store, settings: settings, clock: clock, logger: logger)
+        self.closedSockets = ClosedSocketRecorder(
+            store: store, clock: clock, logger: logger,
+            // The user's last socket: the open channels it held them in are left now.
+            offline: { users, repositories in if !users.isEmpty { try participation.endLapsed(userIDs: users, repositories) } },
+            announce: { [store] users in try await Self.announceOffline(users, store) }
+        )
         self.listener = PostgresListener(
             conninfo: conninfo, channels: [EventRepository.notifyChannel, EventRepository.typingChannel, EventRepository.socketsChannel],
             logger: logger
@@ -143,8 +150,12 @@ public final class Realtime: Service, Sendable {
 
     /// Their typing ends everywhere.
     private func announceOffline(_ userIDs: [String]) async throws {
+        try await Self.announceOffline(userIDs, store)
+    }
+
+    private static func announceOffline(_ userIDs: [String], _ store: Store) async throws {
         guard !userIDs.isEmpty else { return }
-        let payloads = try userIDs.map { try Self.json(TypingNotice(offlineUserID: $0)) }
+        let payloads = try userIDs.map { try json(TypingNotice(offlineUserID: $0)) }
         try await store.transaction { repositories in
             for payload in payloads { try repositories.events.notify(EventRepository.typingChannel, payload) }
         }
@@ -213,18 +224,7 @@ extension Realtime {
     public func disconnect(_ subscription: EventSubscription) async {
         hub.unregister(subscription)
         subscription.finish()
-        let (now, participation) = (clock.nowMillis, participation)
-        do {
-            let offline = try await store.transaction { repositories in
-                let offline = try repositories.presence.disconnected(socketID: subscription.socketID, userID: subscription.userID, now: now)
-                // The user's last socket: the open channels it held them in are left now.
-                if offline { try participation.endLapsed(userIDs: [subscription.userID], repositories) }
-                return offline
-            }
-            if offline { try await announceOffline([subscription.userID]) }
-        } catch {
-            logger.warning("recording a closed socket failed", metadata: ["error": "\(error)"])
-        }
+        await closedSockets.record(subscription.socketID)
     }
 
     /// The events after `after` up to `through` for the user, or `resync_required` when that is

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
 import ParleyCore
@@ -9,15 +8,13 @@ import Synchronization
 /// One event-stream socket's outbound side: renders each delivery and writes it straight onto
 /// the connection's socket (`WireWriter`), on its event loop, batched per loop (`LoopWriteBatch`).
 ///
-/// Why not hummingbird-websocket's `WebSocketOutboundWriter` for the events: each of its writes
-/// is a hop onto the connection's actor, then through an async writer onto the event loop, and a
-/// socket needs a task of its own waiting to make it. With a thousand sockets in a channel that
-/// was most of the server's CPU per message (scripts/bench/events). The writer still sends the
-/// close frames, whose handshake it tracks.
+/// Why not an async writer: each write would be a hop onto the event loop, and a socket would
+/// need a task of its own waiting to make it. With a thousand sockets in a channel that was most
+/// of the server's CPU per message (scripts/bench/events). Close frames go through the socket's
+/// `StreamCloser`, which tracks the handshake; nothing is written after one.
 ///
-/// Pings are a timer on the event loop too (hummingbird-websocket's auto-ping is a task per
-/// socket): one every `pingInterval`, and a peer silent for `silenceLimit` (no pong, no frame)
-/// is dropped (API.md §6.1).
+/// Pings are a timer on the event loop too (not a task per socket): one every `pingInterval`,
+/// and a peer silent for `silenceLimit` (no pong, no frame) is dropped (API.md §6.1).
 ///
 /// A client that stops reading fills the kernel's buffers, then NIO's up to the channel's high
 /// watermark; past that, `backlogLimit` more live deliveries are accepted and the socket is
@@ -26,7 +23,8 @@ final class EventSocket: DeliverySink, Sendable {
     private let channel: any Channel
     private let wire: WireWriter
     private let batch: LoopWriteBatch
-    private let outbound: WebSocketOutboundWriter
+    /// Touched on the channel's event loop only.
+    private let closer: StreamCloser
     private let backlogLimit: Int
     private let render: @Sendable (Event, SharedFrame) -> ByteBuffer
     private let checkSession: @Sendable () async -> Bool
@@ -38,8 +36,6 @@ final class EventSocket: DeliverySink, Sendable {
     private struct LoopState {
         /// Live frames written while the channel was over its high watermark.
         var backlog = 0
-        /// A close frame is on its way: nothing may follow it.
-        var isClosing = false
         /// Frames written and not yet flushed (see `LoopWriteBatch`).
         var unflushed = false
         var lastPing = NIODeadline.now()
@@ -52,13 +48,13 @@ final class EventSocket: DeliverySink, Sendable {
     ///   - render: an event's encoded frame (`WireFrames`) as this socket's user reads it.
     ///   - checkSession: whether the socket's session is still valid (false closes it with 4001).
     init(
-        channel: any Channel, wire: WireWriter, outbound: WebSocketOutboundWriter, settings: EventSettings,
+        channel: any Channel, wire: WireWriter, closer: StreamCloser, settings: EventSettings,
         render: @escaping @Sendable (Event, SharedFrame) -> ByteBuffer, checkSession: @escaping @Sendable () async -> Bool
     ) {
         self.channel = channel
         self.wire = wire
         self.batch = LoopWriteBatch.of(channel.eventLoop)
-        self.outbound = outbound
+        self.closer = closer
         self.backlogLimit = settings.socketQueueLimit
         self.pingInterval = .nanoseconds(settings.pingInterval.nanoseconds)
         self.silenceLimit = .nanoseconds(settings.silenceLimit.nanoseconds)
@@ -101,9 +97,7 @@ final class EventSocket: DeliverySink, Sendable {
     private func checkLiveness() {
         let now = NIODeadline.now()
         if now - wire.lastHeard >= silenceLimit {
-            loop.withLock { $0.isClosing = true }
-            wire.writeAndFlush(WireFrames.close(1001))
-            channel.close(promise: nil)
+            closer.close(1001, reason: "No answer to pings", within: .zero)
             return
         }
         let due = loop.withLock { state in
@@ -136,13 +130,7 @@ final class EventSocket: DeliverySink, Sendable {
 
     /// Sends a close frame after what was written so far, and nothing after it.
     func close(_ code: UInt16, reason: String) {
-        channel.eventLoop.execute { [self] in
-            let first = loop.withLock { state in
-                defer { state.isClosing = true }
-                return !state.isClosing
-            }
-            if first { Task { try? await outbound.close(.unknown(code), reason: reason) } }
-        }
+        channel.eventLoop.execute { [self] in closer.close(code, reason: reason) }
     }
 
     private func write(_ frame: ByteBuffer, counted: Bool) {
@@ -152,25 +140,23 @@ final class EventSocket: DeliverySink, Sendable {
     /// On the event loop, from `LoopWriteBatch`: writes the frame unless the socket is closing,
     /// or closes it as too slow; `flushIfWritten` sends what was written.
     func writeWithoutFlush(_ frame: ByteBuffer, counted: Bool) {
+        guard !closer.isClosing else { return }
         let writable = channel.isWritable
         let verdict = loop.withLock { state -> Verdict in
-            guard !state.isClosing else { return .drop }
             if writable {
                 state.backlog = 0
             } else if counted {
                 state.backlog += 1
-                if state.backlog > backlogLimit {
-                    state.isClosing = true
-                    return .tooSlow
-                }
+                if state.backlog > backlogLimit { return .tooSlow }
             }
             state.unflushed = true
             return .write
         }
         switch verdict {
         case .write: wire.write(frame)
-        case .drop: break
-        case .tooSlow: closeTooSlow()
+        // The close frame waits behind what the client has not read, so it gets a moment; then
+        // the connection goes.
+        case .tooSlow: closer.close(StreamCloseCode.tooSlow, reason: "Too slow: reconnect with after", within: .seconds(2))
         }
     }
 
@@ -182,16 +168,5 @@ final class EventSocket: DeliverySink, Sendable {
         if due { wire.flush() }
     }
 
-    private enum Verdict { case write, drop, tooSlow }
-
-    /// The close frame waits behind what the client has not read, so it gets a moment; then the
-    /// connection goes.
-    private func closeTooSlow() {
-        Task { [outbound, channel] in
-            let closing = Task { try? await outbound.close(.unknown(StreamCloseCode.tooSlow), reason: "Too slow: reconnect with after") }
-            try? await Task.sleep(for: .seconds(2))
-            closing.cancel()
-            try? await channel.close()
-        }
-    }
+    private enum Verdict { case write, tooSlow }
 }

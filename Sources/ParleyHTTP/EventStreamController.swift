@@ -1,61 +1,22 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
-import NIOWebSocket
+import NIOHTTP1
 import ParleyChat
 import ParleyCore
 import ParleyEvents
 import ParleyUsers
 
-/// The context of the event stream's upgrade request: it keeps the connection, whose HTTP
-/// deadlines the stream leaves behind once upgraded.
-public struct EventStreamContext: RequestContext, WebSocketRequestContext {
-    public var coreContext: CoreRequestContextStorage
-    public let webSocket = WebSocketHandlerReference<Self>()
-    /// Weak: hummingbird-websocket 2.8.1's handler reference and the context it is stored in
-    /// refer to each other; `releaseHandlerReference` breaks that cycle, and should it ever fail
-    /// to, a strong channel here would keep every closed connection's whole NIO channel alive.
-    private(set) weak var channel: (any Channel)?
-
-    public init(source: ApplicationRequestContextSource) {
-        self.coreContext = .init(source: source)
-        self.channel = source.channel
-    }
-
-    /// Breaks the cycle hummingbird-websocket 2.8.1 makes of every upgrade: the handler reference
-    /// holds a copy of this context, whose `webSocket` is that same reference, so neither is ever
-    /// freed (about 1 KB a connection, found with heaptrack). By the time the handler runs, the
-    /// upgrade has read the reference into its own variables, so it can be emptied. Its storage is
-    /// internal to the package, hence the reflection; should a release rename it, this finds
-    /// nothing and changes nothing.
-    func releaseHandlerReference() {
-        for child in Mirror(reflecting: webSocket).children {
-            (child.value as? any EmptiableBox)?.empty()
-        }
-    }
-}
-
-/// A locked box of an optional that can be set to nil without naming the optional's type.
-protocol EmptiableBox {
-    func empty()
-}
-
-extension NIOLockedValueBox: EmptiableBox where Value: ExpressibleByNilLiteral {
-    func empty() {
-        withLockedValue { $0 = nil }
-    }
-}
-
 /// `GET /v3/events` (API.md §6.1): one user's event stream over a WebSocket.
 ///
 /// The upgrade is always accepted and the stream authenticates inside it (a token in the
 /// upgrade's headers, or a browser's first frame), so that every refusal is a close code the
-/// client can read (4001), not an HTTP status a browser's WebSocket hides.
-struct EventStreamController {
+/// client can read (4001), not an HTTP status a browser's WebSocket hides. The socket itself is
+/// NIO handlers (`EventStreamHandler`); this is the work they hand to tasks: authenticating,
+/// registering the socket, and the client's frames.
+struct EventStreamController: Sendable {
     let realtime: Realtime
     let participants: ParticipantService
     let authenticator: Authenticator
@@ -63,15 +24,11 @@ struct EventStreamController {
     let maxMessageLength: Int
     let logger: Logger
 
-    /// The upgrade router's route.
-    func register(on router: Router<EventStreamContext>) {
-        router.ws("v3/events") { inbound, outbound, context in
-            context.requestContext.releaseHandlerReference()
-            guard let channel = context.requestContext.channel else { return }
-            await GuardedHTTP1Channel.leaveDeadlines(channel)
-            let wire = try await Self.prepare(channel)
-            try await stream(context.request, inbound, outbound, channel, wire)
-        }
+    static let path = "/v3/events"
+
+    /// Whether an upgrade request's target is the event stream.
+    static func isStreamTarget(_ uri: String) -> Bool {
+        uri == path || uri.hasPrefix(path + "?")
     }
 
     /// The same path on the HTTP router, for a request that is not an upgrade.
@@ -85,114 +42,56 @@ struct EventStreamController {
 
     static let maxInboundMessage = 16 * 1024
 
-    /// Puts the socket's writer first in the pipeline, and makes its reads small: an event stream
-    /// receives little (pongs, typing frames), and NIO keeps a channel's last receive buffer for
-    /// the next read, 2 KB a socket by default, on every idle socket.
-    private static func prepare(_ channel: any Channel) async throws -> WireWriter {
-        try await channel.eventLoop.submit {
-            let wire = WireWriter()
-            try channel.pipeline.syncOperations.addHandler(wire, position: .first)
-            let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536)
-            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: reads)
-            return wire
-        }.get()
+    /// A stream that opened: its socket, its registration, and who it is.
+    struct OpenStream: Sendable {
+        let socket: EventSocket
+        let subscription: EventSubscription
+        let caller: Caller
     }
 
-    /// The client's next text message (its fragments joined, at most `maxInboundMessage` bytes;
-    /// other messages are skipped); nil once the stream ends or the message is too long (then
-    /// the socket is closing with 1009). Frames rather than hummingbird-websocket's message
-    /// reader, whose larger async frame stayed allocated on every idle socket.
-    private static func nextText(
-        _ frames: inout WebSocketInboundStream.AsyncIterator, _ outbound: WebSocketOutboundWriter
-    ) async throws -> String? {
-        var text: ByteBuffer? = nil
-        while let frame = try await frames.next() {
-            switch frame.opcode {
-            case .text: text = frame.data
-            case .continuation where text != nil: text!.writeImmutableBuffer(frame.data)
-            default:
-                text = nil
-                continue
-            }
-            guard text!.readableBytes <= maxInboundMessage else {
-                try await outbound.close(.messageTooLarge, reason: nil)
-                return nil
-            }
-            if frame.fin { return String(buffer: text!) }
-        }
-        return nil
+    enum Opening: Sendable {
+        case opened(OpenStream)
+        /// The socket is to close with this code.
+        case refused(code: UInt16, reason: String)
     }
 
-    private func stream(
-        _ request: Request, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ channel: any Channel,
-        _ wire: WireWriter
-    ) async throws {
-        var frames = inbound.makeAsyncIterator()
-        let query = request.uri.queryParameters
-        var after: Int64? = nil
-        if let text = query["after"] {
-            guard let value = Int64(String(text)), value >= 0 else {
-                return try await outbound.close(.unknown(StreamCloseCode.badFrame), reason: "after must be an event id")
-            }
-            after = value
-        }
-        var token = Self.token(in: request.headers)
-        if token == nil {
-            // A browser: the first frame is `{"type":"auth","token":…}`, within the time allowed.
-            let deadline = Task {
-                try await Task.sleep(for: realtime.settings.authTimeout)
-                try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "No auth frame")
-            }
-            let first = try await Self.nextText(&frames, outbound)
-            deadline.cancel()
-            guard let text = first, let frame = try? JSONDecoder().decode(AuthFrame.self, from: Data(text.utf8)),
-                frame.type == "auth"
-            else {
-                return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "The first frame must authenticate")
-            }
-            token = frame.token
-            if let frameAfter = frame.after { after = frameAfter }
-        }
+    /// Authenticates the stream and registers its socket.
+    func open(token: String?, after: Int64?, _ channel: any Channel, _ wire: WireWriter, _ closer: StreamCloser) async -> Opening {
         let authentication: Authentication
         do {
             guard let token else { throw ParleyError.invalidSessionToken }
             authentication = try await authenticator.authenticate(sessionToken: token)
         } catch let error as ParleyError where error.status >= 500 {
             // Not the token's fault (the database is busy or away): the client retries.
-            return try await outbound.close(.unexpectedServerError, reason: "Try again shortly")
+            return .refused(code: 1011, reason: "Try again shortly")
         } catch {
-            return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "Invalid session token")
+            return .refused(code: StreamCloseCode.unauthorized, reason: "Invalid session token")
         }
         guard let token, let userID = authentication.caller.userID else {
-            return try await outbound.close(.unknown(StreamCloseCode.unauthorized), reason: "A session token is required")
+            return .refused(code: StreamCloseCode.unauthorized, reason: "A session token is required")
         }
-        let socket = eventSocket(channel, wire, outbound, authentication, token: token)
-        let subscription = try await realtime.connect(userID: userID, after: after, sink: socket)
-        socket.start(expiresAt: authentication.sessionExpiresAt)
+        let socket = eventSocket(channel, wire, closer, authentication, token: token)
         do {
-            while let text = try await Self.nextText(&frames, outbound) {
-                if let failure = await handle(text, authentication.caller) { socket.reply(EventFrames.error(failure)) }
-            }
+            let subscription = try await realtime.connect(userID: userID, after: after, sink: socket)
+            socket.start(expiresAt: authentication.sessionExpiresAt)
+            return .opened(OpenStream(socket: socket, subscription: subscription, caller: authentication.caller))
         } catch {
-            logger.debug("event stream ended", metadata: ["error": "\(error)"])
+            logger.warning("opening an event stream failed", metadata: ["error": "\(error)"])
+            return .refused(code: 1011, reason: "Try again shortly")
         }
-        socket.stop()
-        // Before the handler returns and hummingbird-websocket sends its close frame: no event
-        // may follow that.
-        await realtime.disconnect(subscription)
     }
 
     /// The socket's writer: the user's own file links in messages, and the session checked again
     /// when one of the user's sessions ends somewhere.
     private func eventSocket(
-        _ channel: any Channel, _ wire: WireWriter, _ outbound: WebSocketOutboundWriter, _ authentication: Authentication,
+        _ channel: any Channel, _ wire: WireWriter, _ closer: StreamCloser, _ authentication: Authentication,
         token: String
     ) -> EventSocket {
         let (links, maxMessageLength, authenticator, logger) = (
             fileLinks.links(for: authentication), maxMessageLength, authenticator, logger
         )
         return EventSocket(
-            channel: channel, wire: wire, outbound: outbound, settings: realtime.settings,
+            channel: channel, wire: wire, closer: closer, settings: realtime.settings,
             render: { event, shared in
                 if event.readsTheSameForEveryone {
                     return shared.value { WireFrames.text(EventFrames.event(event, maxMessageLength: maxMessageLength)) }
@@ -218,7 +117,7 @@ struct EventStreamController {
     /// A client frame: typing starts and ends, entering and exiting open channels (the
     /// `participant_entered` / `participant_exited` event confirms). Returns the error to
     /// report, if any.
-    private func handle(_ text: String, _ caller: Caller) async -> ParleyError? {
+    func handle(_ text: String, _ caller: Caller) async -> ParleyError? {
         guard let frame = try? JSONDecoder().decode(ClientFrame.self, from: Data(text.utf8)) else {
             return ParleyError.invalidJSON
         }
@@ -240,9 +139,10 @@ struct EventStreamController {
         }
     }
 
-    static func token(in headers: HTTPFields) -> String? {
-        if let token = headers[AuthenticationMiddleware.sessionTokenHeader] { return token }
-        guard let authorization = headers[.authorization] else { return nil }
+    /// The session token of the upgrade request, if it has one.
+    static func token(in headers: HTTPHeaders) -> String? {
+        if let token = headers.first(name: AuthenticationMiddleware.sessionTokenHeader.rawName) { return token }
+        guard let authorization = headers.first(name: "Authorization") else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return String(parts[1]).trimmingCharacters(in: .whitespaces)
@@ -250,7 +150,7 @@ struct EventStreamController {
 }
 
 /// `{"type":"auth","token":…,"after"?:…}`
-private struct AuthFrame: Decodable {
+struct AuthFrame: Decodable {
     let type: String
     let token: String
     let after: Int64?

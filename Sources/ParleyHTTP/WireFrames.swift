@@ -30,10 +30,23 @@ enum WireFrames {
     /// An empty ping (opcode 0x9).
     static let ping = ByteBuffer(bytes: [0x89, 0x00])
 
-    /// A close frame (opcode 0x8) with its code and no reason.
-    static func close(_ code: UInt16) -> ByteBuffer {
-        var frame = ByteBuffer(bytes: [0x88, 0x02])
+    /// A close frame (opcode 0x8) with its code and reason (cut to the 123 bytes a control
+    /// frame has room for), or an empty one when there is no code.
+    static func close(_ code: UInt16?, reason: String = "") -> ByteBuffer {
+        guard let code else { return ByteBuffer(bytes: [0x88, 0x00]) }
+        var reason = Array(reason.utf8.prefix(123))
+        // Not in the middle of a character.
+        while String(validating: reason, as: UTF8.self) == nil { reason.removeLast() }
+        var frame = ByteBuffer(bytes: [0x88, UInt8(2 + reason.count)])
         frame.writeInteger(code)
+        frame.writeBytes(reason)
+        return frame
+    }
+
+    /// A pong (opcode 0xA) answering a ping's payload (at most 125 bytes, as the ping's).
+    static func pong(_ payload: ByteBuffer) -> ByteBuffer {
+        var frame = ByteBuffer(bytes: [0x8A, UInt8(min(payload.readableBytes, 125))])
+        frame.writeImmutableBuffer(payload.getSlice(at: payload.readerIndex, length: min(payload.readableBytes, 125))!)
         return frame
     }
 }

@@ -83,23 +83,24 @@ public struct PresenceRepository {
         return try rows.map { try $0.decode("socket_id") }
     }
 
-    /// A socket closed; when it was the user's last anywhere, their `last_seen_at` becomes `now`
-    /// and the result is true.
-    public func disconnected(socketID: String, userID: String, now: Int64) throws -> Bool {
+    /// Sockets closed; the users whose last sockets anywhere they were are last seen `now`, and
+    /// returned. One statement for a batch: a thousand sockets may close at once.
+    public func disconnected(socketIDs: [String], now: Int64) throws -> [String] {
         let rows = try connection.query(
             """
-            WITH removed AS (DELETE FROM event_sockets WHERE socket_id = $1 RETURNING user_id),
+            WITH removed AS (DELETE FROM event_sockets WHERE socket_id = ANY($1::text[]) RETURNING user_id),
             seen AS (
-                UPDATE users SET last_seen_at = $3
-                WHERE user_id = $2 AND EXISTS (SELECT 1 FROM removed)
-                  AND NOT EXISTS (SELECT 1 FROM event_sockets WHERE user_id = $2 AND socket_id <> $1)
+                UPDATE users SET last_seen_at = $2
+                WHERE user_id IN (SELECT user_id FROM removed)
+                  AND NOT EXISTS (
+                      SELECT 1 FROM event_sockets s WHERE s.user_id = users.user_id AND NOT (s.socket_id = ANY($1::text[])))
                 RETURNING user_id
             )
-            SELECT EXISTS (SELECT 1 FROM seen) AS offline
+            SELECT user_id FROM seen
             """,
-            [socketID, userID, now]
+            [socketIDs, now]
         )
-        return try rows[0].decode("offline")
+        return try rows.map { try $0.decode("user_id") }
     }
 
     /// The instance stops: its sockets are closed, and its users who are online nowhere else

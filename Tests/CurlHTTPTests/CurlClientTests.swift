@@ -155,11 +155,10 @@ import Testing
     }
 
     /// Every path frees its handle: 10,000 requests (answers, 404s, caps, timeouts,
-    /// cancellations), then none alive and memory flat.
+    /// cancellations), then none alive.
     @Test func tenThousandRequestsLeaveNoHandleBehind() async throws {
         try await withLocalServer(testRoutes()) { port in
             let base = "http://127.0.0.1:\(port)"
-            let before = residentBytes()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<50 {
                     group.addTask {
@@ -187,16 +186,10 @@ import Testing
                 live = client.liveHandles
             }
             #expect(live == 0)
-            let grown = residentBytes() - before
-            #expect(grown < 30 << 20, "resident memory grew by \(grown >> 20) MiB")
+            // The process's resident memory is not asserted here: every suite of the test run
+            // shares the process, in parallel. scripts/bench/translation reports it for a client
+            // alone (parley-curl-bench's rss_growth_mb).
         }
         client.shutdown()
     }
-}
-
-/// This process's resident memory (Linux).
-func residentBytes() -> Int {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }

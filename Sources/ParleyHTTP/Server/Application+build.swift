@@ -79,26 +79,20 @@ public func servedRoutes(container: Container) -> [String] {
     return router.routes.map { "\($0.method.rawValue) \($0.path)" }
 }
 
-/// The router of WebSocket upgrades: the event stream.
-func buildWebSocketRouter(container: Container) -> Router<EventStreamContext> {
-    let router = Router(context: EventStreamContext.self)
+/// The event stream behind WebSocket upgrades.
+func buildEventStream(container: Container) -> EventStreamController {
     EventStreamController(
         realtime: container.realtime, participants: container.participants, authenticator: container.authenticator,
         fileLinks: FileLinkIssuer(baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock),
         maxMessageLength: container.config.limits.messageLength, logger: container.logger
-    ).register(on: router)
-    return router
+    )
 }
 
 /// The Hummingbird application serving `container` on the configured address.
 public func buildApplication(container: Container) -> some ApplicationProtocol {
     Application(
         router: buildRouter(container: container),
-        server: .guardedHTTP1(
-            timeouts: container.config.httpTimeouts, webSocketRouter: buildWebSocketRouter(container: container),
-            // The event stream pings on its own timers (EventSocket), not a task per socket.
-            webSocket: .init(maxFrameSize: 1 << 20, autoPing: .disabled)
-        ),
+        server: .guardedHTTP1(timeouts: container.config.httpTimeouts, eventStream: buildEventStream(container: container)),
         configuration: .init(address: .hostname(container.config.host, port: container.config.port), serverName: "parley"),
         services: container.services,
         logger: container.logger

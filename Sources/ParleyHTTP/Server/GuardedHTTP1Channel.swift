@@ -1,61 +1,151 @@
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import NIOWebSocket
 import ParleyContainer
 
-/// Hummingbird's HTTP/1 channel with a WebSocket upgrade (the event stream) and Parley's
+/// Hummingbird's HTTP/1 channel with the event stream's WebSocket upgrade and Parley's
 /// connection deadlines (`ConnectionDeadlines`) around its HTTP codec: one handler in front of
-/// the decoder sees a request's first bytes, one behind it follows requests and responses. An
-/// upgraded connection leaves the deadlines behind (`leaveDeadlines`): the stream has pings.
+/// the decoder sees a request's first bytes, one behind it follows requests and responses.
+///
+/// The upgrade is NIO's (`NIOTypedWebSocketServerUpgrader`); an upgraded connection leaves the
+/// deadlines behind (the stream has pings) and becomes NIO handlers (`EventStreamHandler`), so
+/// that the connection's task ends with the upgrade instead of lasting as long as the socket.
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
-    typealias Value = HTTP1WebSocketUpgradeChannel.Value
-    let base: HTTP1WebSocketUpgradeChannel
-    let timeouts: HTTPTimeouts
+    enum UpgradeResult: Sendable {
+        case eventStream
+        case http(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+        /// An upgrade to something other than the event stream.
+        case refusedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+    }
 
-    init(
-        responder: @escaping HTTPChannelHandler.Responder, webSocketResponder: some HTTPResponder<EventStreamContext>,
-        webSocket: WebSocketServerConfiguration, timeouts: HTTPTimeouts
-    ) {
-        self.base = HTTP1WebSocketUpgradeChannel(
-            responder: responder, webSocketResponder: webSocketResponder,
-            configuration: .init(http1: .init(additionalChannelHandlers: [RequestDeadlineHandler()], idleTimeout: nil), ws: webSocket)
-        )
+    struct Value: ServerChildChannelValue {
+        let upgradeResult: EventLoopFuture<UpgradeResult>
+        let channel: any Channel
+    }
+
+    let responder: HTTPChannelHandler.Responder
+    let eventStream: EventStreamController
+    let timeouts: HTTPTimeouts
+    /// The largest client frame (the stream's messages are far smaller; see
+    /// `EventStreamController.maxInboundMessage`).
+    static let maxFrameSize = 1 << 16
+
+    init(responder: @escaping HTTPChannelHandler.Responder, eventStream: EventStreamController, timeouts: HTTPTimeouts) {
+        self.responder = Self.redirectingLateUpgrades(responder)
+        self.eventStream = eventStream
         self.timeouts = timeouts
     }
 
-    var responder: HTTPChannelHandler.Responder { base.responder }
-
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let timeouts = timeouts
-        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        channel.eventLoop.makeCompletedFuture {
+            let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+            let eventStream = eventStream
+            let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
+                maxFrameSize: Self.maxFrameSize,
+                shouldUpgrade: { channel, head in
+                    upgradeAttempted.value = true
+                    return channel.eventLoop.makeSucceededFuture(EventStreamController.isStreamTarget(head.uri) ? HTTPHeaders() : nil)
+                },
+                upgradePipelineHandler: { channel, head in
+                    channel.eventLoop.makeCompletedFuture {
+                        try Self.installEventStream(on: channel, head: head, eventStream)
+                        return .eventStream
+                    }
+                }
+            )
+            let http = NIOTypedHTTPServerUpgradeConfiguration(
+                upgraders: [upgrader],
+                notUpgradingCompletionHandler: { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let operations = channel.pipeline.syncOperations
+                        try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        try operations.addHandler(RequestDeadlineHandler())
+                        try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+                        let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
+                            wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true)
+                        )
+                        return upgradeAttempted.value ? .refusedUpgrade(asyncChannel) : .http(asyncChannel)
+                    }
+                }
+            )
+            var configuration = NIOUpgradableHTTPServerPipelineConfiguration<UpgradeResult>(upgradeConfiguration: http)
+            configuration.enablePipelining = false  // HTTP is pipelined by NIOAsyncChannel
+            configuration.enableErrorHandling = false  // Hummingbird answers errors
+            configuration.enableResponseHeaderValidation = false  // HTTPTypes validate them already
+            let upgradeResult = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
             try channel.pipeline.syncOperations.addHandler(
                 RequestBytesWatcher(deadlines: ConnectionDeadlines(timeouts: timeouts)), name: RequestBytesWatcher.name, position: .first)
-            return value
+            return Value(upgradeResult: upgradeResult, channel: channel)
         }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        do {
+            switch try await value.upgradeResult.get() {
+            case .eventStream:
+                // The stream's handlers run it from here.
+                return
+            case .http(let asyncChannel):
+                await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+            case .refusedUpgrade(let asyncChannel):
+                try await asyncChannel.executeThenClose { _, outbound in
+                    let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
+                    try await outbound.write(contentsOf: [.head(head), .end(nil)])
+                }
+            }
+        } catch {
+            logger.debug("a connection ended before its first request", metadata: ["error": "\(error)"])
+        }
     }
 
-    /// Called by the event stream once upgraded.
-    static func leaveDeadlines(_ channel: any Channel) async {
-        try? await channel.pipeline.removeHandler(name: RequestBytesWatcher.name)
+    /// The pipeline of an upgraded event stream: the raw frame writer next to the socket, small
+    /// reads (an event stream receives little: pongs, typing frames; NIO keeps a channel's last
+    /// receive buffer for the next read, 2 KB a socket by default), and the stream's handler.
+    private static func installEventStream(on channel: any Channel, head: HTTPRequestHead, _ eventStream: EventStreamController) throws {
+        let operations = channel.pipeline.syncOperations
+        let watcher = try operations.context(name: RequestBytesWatcher.name)
+        operations.removeHandler(context: watcher, promise: nil)
+        let wire = WireWriter()
+        try operations.addHandler(wire, position: .first)
+        try channel.syncOptions?.setOption(
+            ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+        let query = head.uri.firstIndex(of: "?").map { head.uri[head.uri.index(after: $0)...] }
+        try operations.addHandler(
+            EventStreamHandler(
+                controller: eventStream, wire: wire, closer: StreamCloser(channel: channel, wire: wire),
+                token: EventStreamController.token(in: head.headers), query: query.map(Substring.init)
+            )
+        )
+    }
+
+    /// NIO upgrades a connection on its first request only: a later request asking for the
+    /// stream is sent to open a connection of its own (a redirect to the same target, and this
+    /// one closed), as hummingbird-websocket does.
+    private static func redirectingLateUpgrades(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
+        struct RedirectThenClose: Error {}
+        return { request, responseWriter, channel in
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                return try await responder(request, responseWriter, channel)
+            }
+            let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+            try await responseWriter.writeResponse(
+                HTTPResponse(status: .temporaryRedirect, headerFields: [.connection: "close", .location: target]))
+            throw RedirectThenClose()
+        }
     }
 }
 
 extension HTTPServerBuilder {
     /// HTTP/1 with the event stream's upgrade and Parley's connection deadlines.
-    static func guardedHTTP1(
-        timeouts: HTTPTimeouts, webSocketRouter: Router<EventStreamContext>, webSocket: WebSocketServerConfiguration
-    ) -> HTTPServerBuilder {
-        let webSocketResponder = webSocketRouter.buildResponder()
-        return .init { responder in
-            GuardedHTTP1Channel(responder: responder, webSocketResponder: webSocketResponder, webSocket: webSocket, timeouts: timeouts)
+    static func guardedHTTP1(timeouts: HTTPTimeouts, eventStream: EventStreamController) -> HTTPServerBuilder {
+        .init { responder in
+            GuardedHTTP1Channel(responder: responder, eventStream: eventStream, timeouts: timeouts)
         }
     }
 }

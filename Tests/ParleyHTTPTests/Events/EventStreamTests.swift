@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 import Synchronization
 import Testing
 
@@ -232,6 +233,56 @@ import Testing
             let close: [UInt8] = [0xEF, 0xBF, 0xBD, 0x02, 0x03]
             #expect(bytes.indices.contains { bytes[$0...].starts(with: close) })
             watcher.close()
+        }
+    }
+
+    /// A client's ping is answered with a pong carrying its payload; an unmasked client frame is
+    /// a protocol error (1002, RFC 6455 §5.1).
+    @Test func pingsAreAnsweredAndUnmaskedFramesRefused() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("pong", 1)
+            let raw = try api.rawEventStream(cast.tokens[cast[0]]!)
+            _ = await raw.read(timeout: .seconds(10)) { $0.contains("\"ping_interval_ms\"") }
+            raw.send(Self.clientFrame(opcode: 0x9, fin: true, Array("knock".utf8)))
+            let pong = "\u{FFFD}\u{05}knock"
+            #expect(await raw.read(timeout: .seconds(10)) { $0.contains(pong) }.text.contains(pong))
+            raw.send([0x81, 0x02] + Array("hi".utf8))
+            let rest = await raw.readUntilClosed(timeout: .seconds(10))
+            #expect(rest.closed)
+            // 0x88, a length, then 1002 (0x03 0xEA), as its bytes decode.
+            let bytes = Array(rest.text.utf8)
+            #expect(bytes.indices.contains { bytes[$0...].starts(with: [0x03, 0xEF, 0xBF, 0xBD]) })
+        }
+    }
+
+    /// Many sockets closing at once (a proxy dropping its connections) are recorded together:
+    /// every user is offline soon after. (Not the heartbeat's doing: it leaves a socket row younger
+    /// than an instance's death limit, 30 s, to the close that will come.)
+    @Test func manySocketsClosingAtOnceLeaveTheirUsersOffline() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("herd", 120)
+            // Opened 20 at a time, so that a test run busy with other suites does not make the
+            // opening the thing tested.
+            var sockets: [RawConnection] = []
+            for group in stride(from: 0, to: cast.ids.count, by: 20) {
+                let opened = try cast.ids[group..<group + 20].map { try api.rawEventStream(cast.tokens[$0]!) }
+                for socket in opened {
+                    let hello = await socket.read(timeout: .seconds(30)) { $0.contains("\"ping_interval_ms\"") }
+                    #expect(hello.text.contains("\"ping_interval_ms\""))
+                }
+                sockets += opened
+            }
+            #expect(try await api.get("/v3/users/\(cast[119])").rawJSON["is_online"] as? Bool == true)
+            for socket in sockets { socket.hangUp() }
+            let database = try PostgresConnection(conninfo: TestServer.databaseURL, logger: TestServer.logger)
+            #expect(
+                try await eventually(within: .seconds(15)) {
+                    try database.query("SELECT count(*) AS n FROM event_sockets WHERE user_id = ANY($1::text[])", [cast.ids])[0].decode(
+                        "n", as: Int64.self) == 0
+                })
+            for index in [0, 59, 119] {
+                #expect(try await api.get("/v3/users/\(cast[index])").rawJSON["is_online"] as? Bool == false)
+            }
         }
     }
 

@@ -97,6 +97,34 @@ import Testing
         }
     }
 
+    /// SIGTERM: the instance closes its sockets with 1001 (going away) and exits 0; its users
+    /// are offline at once (not after the instance's death is noticed), and a client resumes on
+    /// another instance with `after`, missing nothing sent meanwhile.
+    @Test func aStoppedInstanceSaysGoingAwayAndItsClientsResumeElsewhere() async throws {
+        try await TestServer.withAPI { survivor in
+            let process = try await ServerProcess()
+            defer { process.stop() }
+            let cast = try await survivor.cast("stop", 2)
+            let channel = try await survivor.createChannel(["user_ids": [cast[0], cast[1]]])
+            let token = cast.tokens[cast[1]]!
+            let leaving = EventSocket(port: process.port, token: token)
+            let hello = try await leaving.hello()
+            let lastSeen = try #require(hello["last_event_id"] as? Int)
+            #expect(try await survivor.get("/v3/users/\(cast[1])").rawJSON["is_online"] as? Bool == true)
+            let termination = process.stop()
+            #expect(termination == .exited(0))
+            #expect(try await leaving.closed() == 1001)
+            #expect(try await survivor.get("/v3/users/\(cast[1])").rawJSON["is_online"] as? Bool == false)
+            let path = "/v3/group_channels/\(channel)/messages"
+            for index in 1...3 {
+                _ = try await survivor.post(path, ["message_type": "MESG", "user_id": cast[0], "message": "m\(index)"])
+            }
+            let resumed = try await survivor.events(token, after: Int64(lastSeen))
+            #expect(try await eventually { resumed.events(ofType: "message_received").count == 3 })
+            resumed.close()
+        }
+    }
+
     /// An instance the others took for dead (a stall past the limit removed it and its socket
     /// rows) puts its live sockets back with its next heartbeat: its users are online again and
     /// count toward their socket cap.

@@ -33,6 +33,12 @@ final class RawConnection: @unchecked Sendable {
         close(fd)
     }
 
+    /// Ends the connection as a client that goes away does (no close frame, no goodbye); the
+    /// descriptor is closed when this is freed.
+    func hangUp() {
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// Sends the bytes; false when the server has closed the connection.
     @discardableResult
     func send(_ text: String) -> Bool {

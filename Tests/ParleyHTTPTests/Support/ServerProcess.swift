@@ -44,10 +44,12 @@ final class ServerProcess: Sendable {
         _ = child.wait()
     }
 
-    func stop() {
-        guard child.poll() == nil else { return }
+    /// As an operator stops it (SIGTERM): how the process ended.
+    @discardableResult
+    func stop() -> ChildProcess.Termination? {
+        guard child.poll() == nil else { return nil }
         child.kill(SIGTERM)
-        _ = child.wait()
+        return child.wait()
     }
 
     private static func freePort() throws -> Int {
