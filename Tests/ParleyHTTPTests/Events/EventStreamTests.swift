@@ -257,7 +257,7 @@ import Testing
 
     /// Many sockets closing at once (a proxy dropping its connections) are recorded together:
     /// every user is offline soon after. (Not the heartbeat's doing: it leaves a socket row younger
-    /// than an instance's death limit, 30 s, to the close that will come.)
+    /// than an instance's death limit, 20 s, to the close that will come.)
     @Test func manySocketsClosingAtOnceLeaveTheirUsersOffline() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("herd", 120)
