@@ -4,12 +4,15 @@ import ParleyCore
 /// messages per second and channel from other participants. Their own messages, admin messages
 /// and operators' messages always pass; history keeps everything.
 ///
-/// Counts live for the current second only (one table, emptied when the second turns), so the
-/// memory is bounded by the deliveries of one second.
+/// The second slides: at most `limit` admitted within any 1,000 ms, not per calendar second
+/// (which let twice the limit through around a second's turn: 5 at its end, 5 at the next one's
+/// start). Each user and channel keeps the times of its last `limit` admissions; those idle for
+/// a second are swept once a second, so the memory is bounded by one second's deliveries.
 struct SmartThrottle {
     let limit: Int
-    private var second: Int64 = 0
-    private var counts: [Key: Int] = [:]
+    private var lastSweep: Int64 = 0
+    /// Admission times (ms), oldest first, at most `limit`.
+    private var admitted: [Key: [Int64]] = [:]
 
     private struct Key: Hashable {
         let userID: String
@@ -26,15 +29,18 @@ struct SmartThrottle {
             message.type != .admin, !message.isOpMsg, let senderID = message.sender?.userID, senderID != userID,
             let channelURL = event.channelURL
         else { return true }
-        let now = nowMillis / 1000
-        if now != second {
-            second = now
-            counts.removeAll(keepingCapacity: true)
+        if nowMillis - lastSweep >= 1000 {
+            admitted = admitted.filter { nowMillis - ($0.value.last ?? 0) < 1000 }
+            lastSweep = nowMillis
         }
         let key = Key(userID: userID, channelURL: channelURL)
-        let count = counts[key, default: 0]
-        guard count < limit else { return false }
-        counts[key] = count + 1
+        var times = admitted[key, default: []]
+        if times.count >= limit {
+            guard nowMillis - times[0] >= 1000 else { return false }
+            times.removeFirst()
+        }
+        times.append(nowMillis)
+        admitted[key] = times
         return true
     }
 }
