@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
+import ParleyCore
 
 /// Builds `application/json` responses: hand-written (`JSONWritable`) for the resources on the
 /// benchmarked read paths (messages, users, channels), `Encodable` for everything else.
@@ -34,4 +36,9 @@ enum JSONResponse {
     static func empty() -> Response {
         Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "{}")))
     }
+}
+
+extension JSONWriter {
+    /// The JSON written so far, as a response body or frame payload.
+    var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
 }

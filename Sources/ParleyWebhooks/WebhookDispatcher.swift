@@ -187,10 +187,11 @@ public final class WebhookDispatcher: Service, Sendable {
             return (summaries, members)
         }
         var bodies: [Int64: String] = [:]
+        let decoder = JSONDecoder()
         for delivery in deliveries {
-            let payload = try JSONDecoder().decode(EventPayload.self, from: Data(delivery.eventData.utf8))
+            let payload = try decoder.decode(EventPayload.self, from: Data(delivery.eventData.utf8))
             let key = delivery.channelURL.map { ChannelKey(url: $0, kind: delivery.channelKind) }
-            bodies[delivery.delivery.deliveryID] = try WebhookPayload.render(
+            bodies[delivery.delivery.deliveryID] = WebhookPayload.render(
                 delivery, payload: payload, channel: key.flatMap { summaries[$0] }, members: delivery.channelURL.flatMap { members[$0] },
                 appID: appID)
         }

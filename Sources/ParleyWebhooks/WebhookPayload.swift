@@ -4,78 +4,147 @@ import ParleyCore
 /// The body of a delivery in Sendbird's payload shapes (API.md §10.1): `category`, the channel
 /// object, and the category's own fields, rendered from the stored event. Never tokens or file
 /// auth keys: messages carry their file's plain URL.
+///
+/// Written with `JSONWriter`: `JSONSerialization` with sorted keys took more of the server's CPU
+/// than the sends it announced (perf, scripts/bench/webhooks).
 public enum WebhookPayload {
     public static func render(
         _ delivery: ClaimedWebhookDelivery, payload: EventPayload, channel: WebhookChannel?, members: [BasicUser]?, appID: String
-    ) throws -> String {
-        var body: [String: Any] = [
-            "category": delivery.delivery.category, "app_id": appID, "sdk": "API", "ts": delivery.eventCreatedAt,
-            "webhook_id": delivery.delivery.webhookID
-        ]
-        if let channel {
-            body["channel"] = Self.channel(channel)
-        } else if let url = delivery.channelURL {
-            body["channel"] = ["channel_url": url]
+    ) -> String {
+        var json = JSONWriter(capacity: 1024)
+        json.object { json in
+            json.field("category", delivery.delivery.category)
+            json.field("app_id", appID)
+            json.field("sdk", "API")
+            json.field("ts", delivery.eventCreatedAt)
+            json.field("webhook_id", delivery.delivery.webhookID)
+            if let channel {
+                json.field("channel", ChannelJSON(channel: channel))
+            } else if let url = delivery.channelURL {
+                json.key("channel")
+                json.object { $0.field("channel_url", url) }
+            }
+            if let members { json.field("members", UsersJSON(users: members)) }
+            fields(of: payload, delivery, into: &json)
         }
-        if let members { body["members"] = members.map(user) }
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    /// The category's own fields.
+    private static func fields(of payload: EventPayload, _ delivery: ClaimedWebhookDelivery, into json: inout JSONWriter) {
         switch payload {
         case .message(let message):
-            body["sender"] = message.sender.map(user) ?? NSNull()
-            body["type"] = message.type.rawValue
-            body["custom_type"] = message.customType
-            body["mention_type"] = message.mentionType.rawValue
-            body["mentioned_users"] = message.mentionedUsers.map(user)
-            body["silent"] = message.silent
-            body["sender_ip_addr"] = ""
-            var content: [String: Any] = [
-                "message_id": message.messageID, "message": message.message, "custom_type": message.customType, "data": message.data,
-                "created_at": message.createdAt, "updated_at": message.updatedAt, "translations": message.translations ?? [:]
-            ]
-            if let file = message.file {
-                content["url"] = file.url ?? NSNull()
-                content["name"] = file.name
-                content["type"] = file.type
-                content["size"] = file.size
+            json.key("sender")
+            if let sender = message.sender { json.value(UserJSON(user: sender)) } else { json.null() }
+            json.field("type", message.type.rawValue)
+            json.field("custom_type", message.customType)
+            json.field("mention_type", message.mentionType.rawValue)
+            json.field("mentioned_users", UsersJSON(users: message.mentionedUsers))
+            json.field("silent", message.silent)
+            json.field("sender_ip_addr", "")
+            json.key("payload")
+            json.object { json in
+                json.field("message_id", message.messageID)
+                json.field("message", message.message)
+                json.field("custom_type", message.customType)
+                json.field("data", message.data)
+                json.field("created_at", message.createdAt)
+                json.field("updated_at", message.updatedAt)
+                json.field("translations", message.translations ?? [:])
+                if let file = message.file {
+                    json.key("url")
+                    if let url = file.url { json.string(url) } else { json.null() }
+                    json.field("name", file.name)
+                    json.field("type", file.type)
+                    json.field("size", file.size)
+                }
             }
-            body["payload"] = content
         case .messageID(let messageID):
-            body["payload"] = ["message_id": messageID, "deleted_at": delivery.eventCreatedAt]
+            json.key("payload")
+            json.object { json in
+                json.field("message_id", messageID)
+                json.field("deleted_at", delivery.eventCreatedAt)
+            }
         case .reaction(let messageID, let key, let userID, let added):
-            body["operation"] = added ? "ADD" : "DELETE"
-            body["reaction"] = ["key": key, "user_id": userID, "updated_at": delivery.eventCreatedAt]
-            body["payload"] = ["message_id": messageID]
+            json.field("operation", added ? "ADD" : "DELETE")
+            json.key("reaction")
+            json.object { json in
+                json.field("key", key)
+                json.field("user_id", userID)
+                json.field("updated_at", delivery.eventCreatedAt)
+            }
+            json.key("payload")
+            json.object { $0.field("message_id", messageID) }
         case .receipt(let userID, let ts):
-            body["read_updates"] = [["user_id": userID, "read_ts": ts]]
+            json.key("read_updates")
+            json.array { json in
+                json.object { json in
+                    json.field("user_id", userID)
+                    json.field("read_ts", ts)
+                }
+            }
         case .users(let users):
-            body["users"] = users.map(user)
-            if delivery.eventType == .memberJoined { body["joined_at"] = delivery.eventCreatedAt }
-            if users.count == 1, delivery.channelKind == .open { body["user"] = user(users[0]) }
+            json.field("users", UsersJSON(users: users))
+            if delivery.eventType == .memberJoined { json.field("joined_at", delivery.eventCreatedAt) }
+            if users.count == 1, delivery.channelKind == .open { json.field("user", UserJSON(user: users[0])) }
         case .invitation(let inviter, let invitees):
-            body["inviter"] = inviter.map(user) ?? NSNull()
-            body["invitees"] = invitees.map(user)
-            if delivery.eventType == .invitationDeclined, let invitee = invitees.first { body["invitee"] = user(invitee) }
+            json.key("inviter")
+            if let inviter { json.value(UserJSON(user: inviter)) } else { json.null() }
+            json.field("invitees", UsersJSON(users: invitees))
+            if delivery.eventType == .invitationDeclined, let invitee = invitees.first { json.field("invitee", UserJSON(user: invitee)) }
         case .channel, .openChannel:
-            if delivery.eventType == .channelChanged { body["changes"] = [[String: Any]]() }
+            if delivery.eventType == .channelChanged {
+                json.key("changes")
+                json.array { _ in }
+            }
         case .nothing:
             if delivery.eventType == .channelFrozen || delivery.eventType == .channelUnfrozen {
-                body["freeze"] = delivery.eventType == .channelFrozen
+                json.field("freeze", delivery.eventType == .channelFrozen)
             }
         case .metadata, .restriction, .user:
             break
         }
-        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
     }
 
-    static func user(_ user: BasicUser) -> [String: Any] {
-        ["user_id": user.userID, "nickname": user.nickname, "profile_url": user.profileURL, "is_active": user.isActive]
+    private struct UserJSON: JSONWritable {
+        let user: BasicUser
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.field("user_id", user.userID)
+                json.field("nickname", user.nickname)
+                json.field("profile_url", user.profileURL)
+                json.field("is_active", user.isActive)
+            }
+        }
     }
 
-    static func channel(_ channel: WebhookChannel) -> [String: Any] {
-        [
-            "channel_url": channel.channelURL, "channel_type": channel.kind.rawValue, "name": channel.name,
-            "custom_type": channel.customType, "data": channel.data, "is_distinct": channel.isDistinct, "is_public": channel.isPublic,
-            "is_super": channel.isSuper, "is_ephemeral": channel.isEphemeral, "created_at": channel.createdAt
-        ]
+    private struct UsersJSON: JSONWritable {
+        let users: [BasicUser]
+
+        func write(to json: inout JSONWriter) {
+            json.array { json in
+                for user in users { json.value(UserJSON(user: user)) }
+            }
+        }
+    }
+
+    private struct ChannelJSON: JSONWritable {
+        let channel: WebhookChannel
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.field("channel_url", channel.channelURL)
+                json.field("channel_type", channel.kind.rawValue)
+                json.field("name", channel.name)
+                json.field("custom_type", channel.customType)
+                json.field("data", channel.data)
+                json.field("is_distinct", channel.isDistinct)
+                json.field("is_public", channel.isPublic)
+                json.field("is_super", channel.isSuper)
+                json.field("is_ephemeral", channel.isEphemeral)
+                json.field("created_at", channel.createdAt)
+            }
+        }
     }
 }
