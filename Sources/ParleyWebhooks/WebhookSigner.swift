@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCore
 
 /// The two signatures of a delivery (API.md §10.2): Standard Webhooks' `webhook-signature`
 /// (`v1,` and the base64 HMAC-SHA256 of "id.timestamp.body" under each current secret) and
@@ -22,7 +23,6 @@ public enum WebhookSigner {
 
     /// `x-sendbird-signature`.
     public static func sendbirdSignature(body: String, apiToken: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(body.utf8), using: SymmetricKey(data: Data(apiToken.utf8)))
-            .map { String(format: "%02x", $0) }.joined()
+        Hex.encode(HMAC<SHA256>.authenticationCode(for: Data(body.utf8), using: SymmetricKey(data: Data(apiToken.utf8))))
     }
 }
