@@ -32,10 +32,13 @@ enum ChannelEvents {
         repositories.events.append(NewEvent(type, channelURL: channelURL, audience: .users, userIDs: [userID]))
     }
 
-    /// `channel_changed` with the channel as everyone sees it, to joined and invited members.
-    static func channelChanged(_ channelURL: String, _ repositories: Repositories) throws {
+    /// `channel_changed` with the channel as everyone sees it, to joined and invited members;
+    /// with what changed since `before`, when an update changed it.
+    static func channelChanged(_ channelURL: String, since before: GroupChannel? = nil, _ repositories: Repositories) throws {
         let channel = try ChannelViews.one(channelURL, viewerID: nil, repositories).channel
-        self.channel(.channelChanged, channelURL, payload: .channel(channel), includeInvited: true, repositories)
+        let payload =
+            before.map { EventPayload.changedChannel(channel, changes: ChannelFieldChange.between($0, channel)) } ?? .channel(channel)
+        self.channel(.channelChanged, channelURL, payload: payload, includeInvited: true, repositories)
     }
 
     static func membersJoined(_ channelURL: String, _ userIDs: [String], _ repositories: Repositories) throws {

@@ -107,8 +107,9 @@ public struct GroupChannelService: Sendable {
                 throw ParleyError.invalidValue("is_distinct", "public channels and supergroups cannot be distinct")
             }
             let accessCodeHash: String?? = update.accessCode.map { $0.isEmpty ? nil : accessCodes.stored($0) }
+            let before = try ChannelViews.one(channelURL, viewerID: nil, repositories).channel
             try repositories.groupChannels.update(channelURL, update, accessCodeHash: accessCodeHash)
-            try ChannelEvents.channelChanged(channelURL, repositories)
+            try ChannelEvents.channelChanged(channelURL, since: before, repositories)
             return try ChannelViews.one(channelURL, viewerID: viewer, repositories)
         }
     }

@@ -48,6 +48,9 @@ public enum EventPayload: Sendable, Equatable, Codable {
     /// A member's read or delivery position.
     case receipt(userID: String, ts: Int64)
     case channel(GroupChannel)
+    /// A group channel an update changed, and what it changed (for webhooks; sockets get the
+    /// channel as with `channel`).
+    case changedChannel(GroupChannel, changes: [ChannelFieldChange])
     case openChannel(OpenChannel)
     case users([BasicUser])
     case invitation(inviter: BasicUser?, invitees: [BasicUser])

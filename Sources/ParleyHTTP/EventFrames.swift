@@ -99,7 +99,7 @@ enum EventFrames {
                 json.field("user_id", userID)
                 json.field("ts", ts)
             }
-        case .channel(let channel):
+        case .channel(let channel), .changedChannel(let channel, _):
             json.value(
                 ChannelDTO(
                     view: ChannelView(channel: channel, viewerID: nil, membership: nil, members: nil), maxMessageLength: maxMessageLength))

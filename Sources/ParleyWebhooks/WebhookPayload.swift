@@ -92,7 +92,20 @@ public enum WebhookPayload {
             if let inviter { json.value(UserJSON(user: inviter)) } else { json.null() }
             json.field("invitees", UsersJSON(users: invitees))
             if delivery.eventType == .invitationDeclined, let invitee = invitees.first { json.field("invitee", UserJSON(user: invitee)) }
+        case .changedChannel(_, let changes):
+            json.key("changes")
+            json.array { json in
+                for change in changes {
+                    json.object { json in
+                        json.field("key", change.key)
+                        json.field("old", ChangedValueJSON(value: change.old))
+                        json.field("new", ChangedValueJSON(value: change.new))
+                    }
+                }
+            }
         case .channel, .openChannel:
+            // A change that is not an update's (the channel's members, say): nothing changed
+            // among the fields Sendbird lists.
             if delivery.eventType == .channelChanged {
                 json.key("changes")
                 json.array { _ in }
@@ -103,6 +116,17 @@ public enum WebhookPayload {
             }
         case .metadata, .restriction, .user:
             break
+        }
+    }
+
+    private struct ChangedValueJSON: JSONWritable {
+        let value: ChannelFieldChange.Value
+
+        func write(to json: inout JSONWriter) {
+            switch value {
+            case .string(let text): json.string(text)
+            case .bool(let flag): json.bool(flag)
+            }
         }
     }
 

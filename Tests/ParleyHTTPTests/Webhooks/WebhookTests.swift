@@ -97,6 +97,30 @@ import Testing
         }
     }
 
+    /// `group_channel:changed` lists what the update changed, with old and new values typed as in
+    /// the channel; an unchanged field is not listed.
+    @Test func aChannelUpdateListsItsChanges() async throws {
+        try await Self.withWebhook(events: ["group_channel:changed"]) { api, receiver, _ in
+            let cast = try await api.cast("whc", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]], "name": "Before", "custom_type": "kept"])
+            let updated = try await api.put(
+                "/v3/group_channels/\(channel)", ["name": "After", "is_public": true, "custom_type": "kept"])
+            #expect(updated.status == 200, "\(updated.text)")
+            #expect(try await eventually { !receiver.received(about: channel).isEmpty })
+            let json = try #require(receiver.received(about: channel).first).json
+            #expect(json["category"] as? String == "group_channel:changed")
+            let changes = try #require(json["changes"] as? [[String: Any]])
+            #expect(changes.count == 2, "\(changes)")
+            let name = changes.first { $0["key"] as? String == "name" }
+            #expect(name?["old"] as? String == "Before")
+            #expect(name?["new"] as? String == "After")
+            let isPublic = changes.first { $0["key"] as? String == "is_public" }
+            #expect(isPublic?["old"] as? Bool == false)
+            #expect(isPublic?["new"] as? Bool == true)
+            #expect((json["channel"] as? [String: Any])?["name"] as? String == "After")
+        }
+    }
+
     @Test func aFailingReceiverIsRetriedUntilItAnswersAndAHangingOneTimesOut() async throws {
         try await Self.withWebhook(events: ["group_channel:message_send"]) { api, receiver, _ in
             receiver.script([.status(500), .delay(.seconds(5)), .status(503, headers: ["Retry-After": "1"])])
