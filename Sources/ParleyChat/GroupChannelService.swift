@@ -59,6 +59,8 @@ public struct GroupChannelService: Sendable {
                 try repositories.groupChannels.refreshCounts([url])
                 try ChannelEvents.membersJoined(url, members.filter { $0.state == .joined }.map(\.userID), repositories)
                 try ChannelEvents.invited(url, inviterID: creatorID, members.filter { $0.state == .invited }.map(\.userID), repositories)
+                let channel = try ChannelViews.one(url, viewerID: nil, repositories).channel
+                repositories.events.append(.webhookOnly(.channelCreated, channelURL: url, payload: .channel(channel)))
             }
             let view = try ChannelViews.one(url, viewerID: viewer, repositories)
             return (view, created)

@@ -27,7 +27,10 @@ public struct OpenChannelService: Sendable {
             try requireUsersExist(operatorIDs, repositories)
             try repositories.openChannels.insert(new, channelURL: channelURL, createdBy: caller.userID, now: now)
             try repositories.openChannels.addOperators(channelURL, operatorIDs)
-            return try Self.channel(channelURL, repositories)
+            let channel = try Self.channel(channelURL, repositories)
+            repositories.events.append(
+                .webhookOnly(.channelCreated, channelURL: channelURL, channelKind: .open, payload: .openChannel(channel)))
+            return channel
         }
     }
 

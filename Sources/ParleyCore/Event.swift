@@ -1,5 +1,8 @@
 /// The kinds of event of the realtime stream (API.md §6.2). `sessionEnded` is internal: it
-/// closes the user's sockets (revoked tokens, deactivation) and never reaches a client.
+/// closes the user's sockets (revoked tokens, deactivation) and never reaches a client. The
+/// webhook-only kinds (`channelCreated`, `userBlocked`, `userUnblocked`, `reportFiled`) reach no
+/// socket either (they are written for nobody): they exist so that webhooks hear of the change in
+/// its transaction, as they hear of every other (API.md §10).
 public enum EventType: String, Sendable, Codable, CaseIterable {
     case messageReceived = "message_received"
     case messageUpdated = "message_updated"
@@ -26,6 +29,18 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case participantEntered = "participant_entered"
     case participantExited = "participant_exited"
     case sessionEnded = "session_ended"
+    case channelCreated = "channel_created"
+    case userBlocked = "user_blocked"
+    case userUnblocked = "user_unblocked"
+    case reportFiled = "report_filed"
+
+    /// Whether the kind reaches webhooks only.
+    public var isWebhookOnly: Bool {
+        switch self {
+        case .channelCreated, .userBlocked, .userUnblocked, .reportFiled: true
+        default: false
+        }
+    }
 }
 
 /// Who receives an event, decided when it is delivered (so nobody ever gets an event about a
@@ -59,7 +74,20 @@ public enum EventPayload: Sendable, Equatable, Codable {
     case restriction(Restriction)
     /// A ban or mute lifted: whose.
     case user(BasicUser)
+    /// Who blocked or unblocked whom.
+    case block(blocker: BasicUser, blockees: [BasicUser])
+    case report(Report)
     case nothing
+}
+
+extension NewEvent {
+    /// A change only webhooks hear of (see `EventType.isWebhookOnly`): written for nobody.
+    public static func webhookOnly(
+        _ type: EventType, channelURL: String? = nil, channelKind: ChannelKind = .group, payload: EventPayload
+    ) -> NewEvent {
+        precondition(type.isWebhookOnly)
+        return NewEvent(type, channelURL: channelURL, audience: .users, userIDs: [], payload: payload, channelKind: channelKind)
+    }
 }
 
 /// An event a change produces, written by the service in the change's transaction.

@@ -1,19 +1,19 @@
 /// What a report is about (API.md §7.4).
-public enum ReportType: String, Sendable, CaseIterable {
+public enum ReportType: String, Sendable, CaseIterable, Codable {
     case message, user, channel
 }
 
-public enum ReportCategory: String, Sendable, CaseIterable {
+public enum ReportCategory: String, Sendable, CaseIterable, Codable {
     case suspicious, harassing, inappropriate, spam
 }
 
 /// Where a report stands in the review queue.
-public enum ReportStatus: String, Sendable, CaseIterable {
+public enum ReportStatus: String, Sendable, CaseIterable, Codable {
     case open, resolved, dismissed
 }
 
 /// The channel a report names, as it was when reported.
-public struct ReportedChannel: Sendable, Equatable {
+public struct ReportedChannel: Sendable, Equatable, Codable {
     public let kind: ChannelKind
     public let channelURL: String
     public let name: String
@@ -28,7 +28,7 @@ public struct ReportedChannel: Sendable, Equatable {
 }
 
 /// A report as stored and shown.
-public struct Report: Sendable {
+public struct Report: Sendable, Equatable, Codable {
     public let reportID: Int64
     public let type: ReportType
     public let category: ReportCategory

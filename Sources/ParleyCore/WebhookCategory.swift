@@ -14,6 +14,18 @@ public enum WebhookCategory {
     /// The category an event is announced under, or nil when no webhook hears of it.
     public static func of(_ type: EventType, kind: ChannelKind, payload: EventPayload) -> String? {
         let prefix = kind == .open ? "open_channel" : "group_channel"
+        switch type {
+        case .userBlocked: return "user:block"
+        case .userUnblocked: return "user:unblock"
+        case .reportFiled:
+            guard case .report(let report) = payload else { return nil }
+            switch report.type {
+            case .message: return "message:report"
+            case .user: return "user:report"
+            case .channel: return "\(report.channel?.kind == .open ? "open_channel" : "group_channel"):report"
+            }
+        default: break
+        }
         let action: String? =
             switch type {
             case .messageReceived: "message_send"
@@ -31,8 +43,9 @@ public enum WebhookCategory {
             case .invitationDeclined: "decline_invite"
             case .participantEntered: "enter"
             case .participantExited: "exit"
+            case .channelCreated: "create"
             case .delivered, .channelHidden, .channelUnhidden, .operatorsChanged, .metadataChanged, .userBanned, .userUnbanned,
-                .userMuted, .userUnmuted, .sessionEnded:
+                .userMuted, .userUnmuted, .sessionEnded, .userBlocked, .userUnblocked, .reportFiled:
                 nil
             }
         guard let action else { return nil }

@@ -127,7 +127,8 @@ enum EventFrames {
             json.value(RestrictionDTO(restriction: restriction))
         case .user(let user):
             json.object { $0.field("user", BasicUserDTO(user: user)) }
-        case .nothing:
+        case .nothing, .block, .report:
+            // The last two are webhook-only events (`EventType.isWebhookOnly`): no socket gets them.
             json.object { _ in }
         }
     }

@@ -31,12 +31,13 @@ public struct BlockService: Sendable {
         guard !targets.contains(userID) else { throw ParleyError.invalidValue("target_id", "a user cannot block themself") }
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            try Self.requireUser(userID, repositories)
+            let blocker = try Self.requireUser(userID, repositories)
             let users = try repositories.users.basicUsers(targets)
             if users.count < targets.count, let unknown = targets.first(where: { id in !users.contains { $0.userID == id } }) {
                 throw ParleyError.unknownReference("User \"\(unknown)\" not found.")
             }
             try repositories.blocks.block(userID, targets, now: now)
+            repositories.events.append(.webhookOnly(.userBlocked, payload: .block(blocker: blocker, blockees: users)))
             return users
         }
     }
@@ -44,10 +45,12 @@ public struct BlockService: Sendable {
     public func unblock(_ caller: Caller, _ userID: String, targetID: String) async throws {
         try caller.requireActingAs(userID)
         try await store.transaction { repositories in
-            try Self.requireUser(userID, repositories)
+            let blocker = try Self.requireUser(userID, repositories)
             guard try repositories.blocks.unblock(userID, targetID) else {
                 throw ParleyError.notFound("\"\(userID)\" does not block \"\(targetID)\".")
             }
+            let blockees = try repositories.users.basicUsers([targetID])
+            repositories.events.append(.webhookOnly(.userUnblocked, payload: .block(blocker: blocker, blockees: blockees)))
         }
     }
 
@@ -65,7 +68,11 @@ public struct BlockService: Sendable {
         return Page(items: Array(page), next: next)
     }
 
-    private static func requireUser(_ userID: String, _ repositories: Repositories) throws {
-        guard try !repositories.users.basicUsers([userID]).isEmpty else { throw ParleyError.notFound("User \"\(userID)\" not found.") }
+    @discardableResult
+    private static func requireUser(_ userID: String, _ repositories: Repositories) throws -> BasicUser {
+        guard let user = try repositories.users.basicUsers([userID]).first else {
+            throw ParleyError.notFound("User \"\(userID)\" not found.")
+        }
+        return user
     }
 }

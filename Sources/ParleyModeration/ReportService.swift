@@ -115,7 +115,12 @@ public struct ReportService: Sendable {
                     throw ParleyError.rateLimited(retryAfter: Int(max(1, (freeAt - now + 999) / 1000)))
                 }
             }
-            return (try repositories.reports.insert(new, target: target, now: now), true)
+            let report = try repositories.reports.insert(new, target: target, now: now)
+            repositories.events.append(
+                .webhookOnly(
+                    .reportFiled, channelURL: report.channel?.channelURL, channelKind: report.channel?.kind ?? .group,
+                    payload: .report(report)))
+            return (report, true)
         }
     }
 

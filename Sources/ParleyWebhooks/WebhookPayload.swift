@@ -103,6 +103,12 @@ public enum WebhookPayload {
                     }
                 }
             }
+        case .channel(let channel) where delivery.eventType == .channelCreated:
+            json.field("created_at", channel.createdAt)
+            json.key("inviter")
+            if let creator = channel.createdBy { json.value(UserJSON(user: creator)) } else { json.null() }
+        case .openChannel(let channel) where delivery.eventType == .channelCreated:
+            json.field("created_at", channel.createdAt)
         case .channel, .openChannel:
             // A change that is not an update's (the channel's members, say): nothing changed
             // among the fields Sendbird lists.
@@ -110,6 +116,28 @@ public enum WebhookPayload {
                 json.key("changes")
                 json.array { _ in }
             }
+        case .block(let blocker, let blockees):
+            json.field("blocker", UserJSON(user: blocker))
+            json.field("blockees", UsersJSON(users: blockees))
+        case .report(let report):
+            json.field("report_type", report.type.rawValue)
+            json.field("report_category", report.category.rawValue)
+            json.field("report_description", report.description)
+            json.field("reporting_user", UserJSON(user: report.reportingUser))
+            json.key("offending_user")
+            if let offender = report.offendingUser { json.value(UserJSON(user: offender)) } else { json.null() }
+            if let message = report.reportedMessage {
+                json.key("reported_message")
+                json.object { json in
+                    json.field("message_id", message.messageID)
+                    json.field("type", message.type.rawValue)
+                    json.field("message", message.message)
+                    json.field("custom_type", message.customType)
+                    json.field("data", message.data)
+                    json.field("created_at", message.createdAt)
+                }
+            }
+            json.field("created_at", report.createdAt)
         case .nothing:
             if delivery.eventType == .channelFrozen || delivery.eventType == .channelUnfrozen {
                 json.field("freeze", delivery.eventType == .channelFrozen)

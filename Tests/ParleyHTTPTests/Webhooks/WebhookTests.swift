@@ -121,6 +121,48 @@ import Testing
         }
     }
 
+    /// The categories of changes no socket hears of: a channel's creation, blocks and reports,
+    /// each in Sendbird's shape and only when subscribed.
+    @Test func creationBlocksAndReportsReachTheWebhook() async throws {
+        let categories = ["group_channel:create", "open_channel:create", "user:block", "user:unblock", "message:report"]
+        try await Self.withWebhook(events: categories) { api, receiver, _ in
+            let cast = try await api.cast("whx", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]], "name": "Fresh"], as: cast.session(0))
+            let open = try await api.post("/v3/open_channels", ["name": "Lobby"])
+            let openURL = try #require(open.rawJSON["channel_url"] as? String)
+            #expect(try await api.post("/v3/users/\(cast[0])/block", ["target_id": cast[1]], as: cast.session(0)).status == 200)
+            #expect(try await api.delete("/v3/users/\(cast[0])/block/\(cast[1])", as: cast.session(0)).status == 200)
+            let sent = try await api.post(
+                "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "message": "spam spam"], as: cast.session(0))
+            let messageID = try #require(sent.rawJSON["message_id"] as? Int)
+            let report = try await api.post(
+                "/v3/report/group_channels/\(channel)/messages/\(messageID)", ["report_category": "spam", "report_description": "ads"],
+                as: cast.session(1))
+            #expect(report.status == 201, "\(report.text)")
+            // Every category once: no message_send, join or other unsubscribed one.
+            #expect(try await eventually { receiver.received.count >= categories.count })
+            try await Task.sleep(for: .milliseconds(300))
+            let byCategory = Dictionary(grouping: receiver.received.map(\.json)) { $0["category"] as? String ?? "" }
+            #expect(Set(byCategory.keys) == Set(categories), "\(byCategory.keys)")
+            let created = try #require(byCategory["group_channel:create"]?.first)
+            #expect((created["channel"] as? [String: Any])?["channel_url"] as? String == channel)
+            #expect((created["inviter"] as? [String: Any])?["user_id"] as? String == cast[0])
+            #expect((byCategory["open_channel:create"]?.first?["channel"] as? [String: Any])?["channel_url"] as? String == openURL)
+            for category in ["user:block", "user:unblock"] {
+                let json = try #require(byCategory[category]?.first)
+                #expect((json["blocker"] as? [String: Any])?["user_id"] as? String == cast[0])
+                #expect((json["blockees"] as? [[String: Any]])?.compactMap { $0["user_id"] as? String } == [cast[1]])
+            }
+            let reported = try #require(byCategory["message:report"]?.first)
+            #expect(reported["report_category"] as? String == "spam")
+            #expect(reported["report_description"] as? String == "ads")
+            #expect((reported["reporting_user"] as? [String: Any])?["user_id"] as? String == cast[1])
+            #expect((reported["offending_user"] as? [String: Any])?["user_id"] as? String == cast[0])
+            #expect((reported["reported_message"] as? [String: Any])?["message"] as? String == "spam spam")
+            #expect((reported["channel"] as? [String: Any])?["channel_url"] as? String == channel)
+        }
+    }
+
     @Test func aFailingReceiverIsRetriedUntilItAnswersAndAHangingOneTimesOut() async throws {
         try await Self.withWebhook(events: ["group_channel:message_send"]) { api, receiver, _ in
             receiver.script([.status(500), .delay(.seconds(5)), .status(503, headers: ["Retry-After": "1"])])
