@@ -176,6 +176,41 @@ import Testing
         }
     }
 
+    /// The hostile forms of API.md §11.2 that need no DNS, aimed at the local page server (which
+    /// only `127.0.0.1:port` is allowed to reach) through the preview path: none is fetched, none
+    /// gets a preview. (Every form, DNS answers included, is refused by the guard itself in
+    /// OutboundGuardTests; this shows previews go through it.)
+    @Test func hostileLinksInMessagesAreNeverFetched() async throws {
+        try await Self.withPreviews { api, pages, port in
+            let cast = try await api.cast("oglinks", 1)
+            let channel = try await api.createChannel(["user_ids": [cast[0]]])
+            let base = "/v3/group_channels/\(channel)/messages"
+            let hostile = [
+                "http://127.1:\(port)/page", "http://0x7f.0.0.1:\(port)/page", "http://2130706433:\(port)/page",
+                "http://0177.0.0.1:\(port)/page", "http://127.0.0.01:\(port)/page", "http://[::ffff:127.0.0.1]:\(port)/page",
+                "http://[::ffff:7f00:1]:\(port)/page", "http://[::1]:\(port)/page", "http://[64:ff9b::7f00:1]:\(port)/page",
+                "http://[2002:7f00:1::]:\(port)/page", "http://localhost:\(port)/page", "http://user:pw@127.0.0.1:\(port)/page",
+                "http://127.0.0.1:\(port + 1)/page", "http://0.0.0.0:\(port)/page", "http://169.254.169.254/latest/meta-data/",
+                "http://10.0.0.1/", "http://[fe80::1]/"
+            ]
+            var ids: [Int] = []
+            for url in hostile {
+                let sent = try await api.post(base, ["message": "see \(url)"], as: cast.session(0))
+                ids.append(try #require(sent.rawJSON["message_id"] as? Int))
+            }
+            // A good link after them: once its preview is there, theirs have been tried.
+            let good = try await api.post(base, ["message": "http://127.0.0.1:\(port)/page"], as: cast.session(0))
+            let goodID = try #require(good.rawJSON["message_id"] as? Int)
+            #expect(
+                try await eventually(within: .seconds(15)) { try await api.get("\(base)/\(goodID)").rawJSON["og_tag"] != nil })
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(pages.count("page") == 1, "only the good link reached the page")
+            for (id, url) in zip(ids, hostile) {
+                #expect(try await api.get("\(base)/\(id)").rawJSON["og_tag"] == nil, "\(url)")
+            }
+        }
+    }
+
     @Test func theHeadScannerReadsTagsInOnePass() {
         let tag = HeadScanner.scan(Array((Pages.head + "</head><meta property=\"og:title\" content=\"late\">").utf8))
         #expect(tag.title == "A \"good\" page")
