@@ -26,7 +26,20 @@ extension MessageService {
             (translated.translations, lateTranslations) = try await translateBeforeStoring(new.message, into: new.targetLanguages)
         }
         let now = clock.nowMillis
-        let (settings, files, new) = (settings, files, translated)
+        let new = translated
+        do {
+            return try await commitSend(new, caller, kind, channelURL, lateTranslations, now: now)
+        } catch let refusal as FloodProtection.Refusal {
+            if let senderID = new.senderID { await FloodProtection.alert(senderID, in: kind, channelURL, now: now, store) }
+            throw refusal.error
+        }
+    }
+
+    /// The send's transaction.
+    private func commitSend(
+        _ new: NewMessage, _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ lateTranslations: TranslationJob?, now: Int64
+    ) async throws -> (message: Message, created: Bool) {
+        let (settings, files) = (settings, files)
         return try await store.transaction { [lateTranslations] repositories in
             let (record, member) = try Self.authorizeSend(caller, kind, channelURL, senderID: new.senderID, now: now, repositories)
             if !record.isEphemeral, let existing = try Self.earlierSend(channelURL, new, now: now, repositories) {

@@ -1,6 +1,7 @@
 /// The kinds of event of the realtime stream (API.md §6.2). `sessionEnded` is internal: it
 /// closes the user's sockets (revoked tokens, deactivation) and never reaches a client. The
-/// webhook-only kinds (`channelCreated`, `userBlocked`, `userUnblocked`, `reportFiled`) reach no
+/// webhook-only kinds (`channelCreated`, `userBlocked`, `userUnblocked`, `reportFiled`,
+/// `rateLimitExceeded`) reach no
 /// socket either (they are written for nobody): they exist so that webhooks hear of the change in
 /// its transaction, as they hear of every other (API.md §10).
 public enum EventType: String, Sendable, Codable, CaseIterable {
@@ -33,11 +34,12 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case userBlocked = "user_blocked"
     case userUnblocked = "user_unblocked"
     case reportFiled = "report_filed"
+    case rateLimitExceeded = "rate_limit_exceeded"
 
     /// Whether the kind reaches webhooks only.
     public var isWebhookOnly: Bool {
         switch self {
-        case .channelCreated, .userBlocked, .userUnblocked, .reportFiled: true
+        case .channelCreated, .userBlocked, .userUnblocked, .reportFiled, .rateLimitExceeded: true
         default: false
         }
     }

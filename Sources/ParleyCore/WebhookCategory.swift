@@ -17,6 +17,7 @@ public enum WebhookCategory {
         switch type {
         case .userBlocked: return "user:block"
         case .userUnblocked: return "user:unblock"
+        case .rateLimitExceeded: return "alert:user_message_rate_limit_exceeded"
         case .reportFiled:
             guard case .report(let report) = payload else { return nil }
             switch report.type {
@@ -45,7 +46,7 @@ public enum WebhookCategory {
             case .participantExited: "exit"
             case .channelCreated: "create"
             case .delivered, .channelHidden, .channelUnhidden, .operatorsChanged, .metadataChanged, .userBanned, .userUnbanned,
-                .userMuted, .userUnmuted, .sessionEnded, .userBlocked, .userUnblocked, .reportFiled:
+                .userMuted, .userUnmuted, .sessionEnded, .userBlocked, .userUnblocked, .reportFiled, .rateLimitExceeded:
                 nil
             }
         guard let action else { return nil }

@@ -70,6 +70,7 @@ final class EventSocket: DeliverySink, Sendable {
         let look = TimeAmount.nanoseconds(min(pingInterval.nanoseconds, silenceLimit.nanoseconds) / 6)
         let untilExpiry = expiresAt.map { TimeAmount.milliseconds(max(0, $0 - Int64(Date.now.timeIntervalSince1970 * 1000))) }
         channel.eventLoop.execute { [self] in
+            wire.startListening()
             let liveness = channel.eventLoop.scheduleRepeatedTask(initialDelay: look, delay: look) { [self] _ in checkLiveness() }
             let expiry = untilExpiry.map { delay in
                 channel.eventLoop.scheduleTask(in: delay) { [self] in

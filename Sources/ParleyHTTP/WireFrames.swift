@@ -77,6 +77,12 @@ final class WireWriter: ChannelDuplexHandler, @unchecked Sendable {
         context.fireChannelRead(data)
     }
 
+    /// Silence counts from here: the stream has just opened, and pings start now (opening may
+    /// take a while on a busy server, and a peer cannot answer pings before the first).
+    func startListening() {
+        lastHeard = .now()
+    }
+
     /// Frames written by the pipeline's other writers (close frames) interleave at frame
     /// boundaries, in the order of the calls.
     func writeAndFlush(_ frame: ByteBuffer) {

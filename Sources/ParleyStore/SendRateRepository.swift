@@ -32,4 +32,17 @@ public struct SendRateRepository {
         )[0].decodeIfPresent("oldest")
         return (oldest ?? now) + window
     }
+
+    /// Marks the sender alerted now, unless an alert went out within `every` ms; whether it did.
+    /// The row's lock makes one instance the one that alerts.
+    public func markAlerted(_ kind: ChannelKind, _ channelURL: String, _ userID: String, now: Int64, every: Int64) throws -> Bool {
+        !(try connection.query(
+            """
+            UPDATE send_rate_windows SET alerted_at = $4
+            WHERE channel_type = $1 AND channel_url = $2 AND user_id = $3 AND (alerted_at IS NULL OR alerted_at <= $4::bigint - $5)
+            RETURNING 1
+            """,
+            [kind.rawValue, channelURL, userID, now, every]
+        ).isEmpty)
+    }
 }

@@ -142,6 +142,9 @@ public enum WebhookPayload {
             if delivery.eventType == .channelFrozen || delivery.eventType == .channelUnfrozen {
                 json.field("freeze", delivery.eventType == .channelFrozen)
             }
+        case .user(let user) where delivery.eventType == .rateLimitExceeded:
+            json.field("user", UserJSON(user: user))
+            json.field("alerted_at", delivery.eventCreatedAt)
         case .metadata, .restriction, .user:
             break
         }

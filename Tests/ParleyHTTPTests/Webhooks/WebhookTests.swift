@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyContainer
 import Postgres
 import Testing
 
@@ -13,6 +14,7 @@ import Testing
     /// A server on its own database whose webhook points at a listening receiver.
     static func withWebhook(
         events: [String] = ["*"], includeMembers: Bool = false, lease: Duration = .seconds(30),
+        adjust: @escaping @Sendable (inout Config) -> Void = { _ in },
         _ body: @escaping @Sendable (API, WebhookReceiver, String) async throws -> Void
     ) async throws {
         let receiver = WebhookReceiver()
@@ -26,6 +28,7 @@ import Testing
                     // Long enough for a machine busy with the whole suite; the hanging receiver waits longer.
                     config.webhookDelivery.timeout = .seconds(3)
                     config.webhookDelivery.lease = lease
+                    adjust(&config)
                 }) { api in
                     let set = try await api.put(
                         hook,
@@ -160,6 +163,38 @@ import Testing
             #expect((reported["offending_user"] as? [String: Any])?["user_id"] as? String == cast[0])
             #expect((reported["reported_message"] as? [String: Any])?["message"] as? String == "spam spam")
             #expect((reported["channel"] as? [String: Any])?["channel_url"] as? String == channel)
+        }
+    }
+
+    /// Flood protection's refusals raise `alert:user_message_rate_limit_exceeded`, at most once a
+    /// minute per sender and channel; the refused sends themselves are not announced.
+    @Test func floodProtectionRaisesOneAlertAMinute() async throws {
+        let categories = ["alert:user_message_rate_limit_exceeded", "group_channel:message_send"]
+        try await Self.withWebhook(events: categories, adjust: { $0.limits.messagesPerSecond = 1 }) { api, receiver, _ in
+            let cast = try await api.cast("whf", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+            // At once, so that a busy machine does not spread them over more than a second.
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        try await api.post(
+                            "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "message": "flood \(index)"],
+                            as: cast.session(0)
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.contains(429), "\(statuses)")
+            let accepted = statuses.filter { $0 == 200 || $0 == 201 }.count
+            #expect(try await eventually { receiver.received(about: channel).count >= accepted + 1 })
+            try await Task.sleep(for: .milliseconds(300))
+            let byCategory = Dictionary(grouping: receiver.received(about: channel).map(\.json)) { $0["category"] as? String ?? "" }
+            #expect(byCategory["group_channel:message_send"]?.count == accepted)
+            let alerts = byCategory["alert:user_message_rate_limit_exceeded"] ?? []
+            #expect(alerts.count == 1, "\(alerts)")
+            #expect((alerts.first?["user"] as? [String: Any])?["user_id"] as? String == cast[0])
+            #expect((alerts.first?["channel"] as? [String: Any])?["channel_url"] as? String == channel)
         }
     }
 
