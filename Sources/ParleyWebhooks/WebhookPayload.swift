@@ -42,23 +42,7 @@ public enum WebhookPayload {
             json.field("mentioned_users", UsersJSON(users: message.mentionedUsers))
             json.field("silent", message.silent)
             json.field("sender_ip_addr", "")
-            json.key("payload")
-            json.object { json in
-                json.field("message_id", message.messageID)
-                json.field("message", message.message)
-                json.field("custom_type", message.customType)
-                json.field("data", message.data)
-                json.field("created_at", message.createdAt)
-                json.field("updated_at", message.updatedAt)
-                json.field("translations", message.translations ?? [:])
-                if let file = message.file {
-                    json.key("url")
-                    if let url = file.url { json.string(url) } else { json.null() }
-                    json.field("name", file.name)
-                    json.field("type", file.type)
-                    json.field("size", file.size)
-                }
-            }
+            json.field("payload", MessageJSON(message: message))
         case .messageID(let messageID):
             json.key("payload")
             json.object { json in
@@ -126,17 +110,7 @@ public enum WebhookPayload {
             json.field("reporting_user", UserJSON(user: report.reportingUser))
             json.key("offending_user")
             if let offender = report.offendingUser { json.value(UserJSON(user: offender)) } else { json.null() }
-            if let message = report.reportedMessage {
-                json.key("reported_message")
-                json.object { json in
-                    json.field("message_id", message.messageID)
-                    json.field("type", message.type.rawValue)
-                    json.field("message", message.message)
-                    json.field("custom_type", message.customType)
-                    json.field("data", message.data)
-                    json.field("created_at", message.createdAt)
-                }
-            }
+            if let message = report.reportedMessage { json.field("reported_message", MessageJSON(message: message)) }
             json.field("created_at", report.createdAt)
         case .nothing:
             if delivery.eventType == .channelFrozen || delivery.eventType == .channelUnfrozen {
@@ -147,6 +121,30 @@ public enum WebhookPayload {
             json.field("alerted_at", delivery.eventCreatedAt)
         case .metadata, .restriction, .user:
             break
+        }
+    }
+
+    /// A message's own fields, as `payload` of the message categories and `reported_message`.
+    private struct MessageJSON: JSONWritable {
+        let message: Message
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.field("message_id", message.messageID)
+                json.field("message", message.message)
+                json.field("custom_type", message.customType)
+                json.field("data", message.data)
+                json.field("created_at", message.createdAt)
+                json.field("updated_at", message.updatedAt)
+                json.field("translations", message.translations ?? [:])
+                if let file = message.file {
+                    json.key("url")
+                    if let url = file.url { json.string(url) } else { json.null() }
+                    json.field("name", file.name)
+                    json.field("type", file.type)
+                    json.field("size", file.size)
+                }
+            }
         }
     }
 

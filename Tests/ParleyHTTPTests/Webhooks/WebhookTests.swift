@@ -143,7 +143,7 @@ import Testing
                 as: cast.session(1))
             #expect(report.status == 201, "\(report.text)")
             // Every category once: no message_send, join or other unsubscribed one.
-            #expect(try await eventually { receiver.received.count >= categories.count })
+            #expect(try await eventually(within: .seconds(30)) { receiver.received.count >= categories.count })
             try await Task.sleep(for: .milliseconds(300))
             let byCategory = Dictionary(grouping: receiver.received.map(\.json)) { $0["category"] as? String ?? "" }
             #expect(Set(byCategory.keys) == Set(categories), "\(byCategory.keys)")
@@ -187,7 +187,7 @@ import Testing
             }
             #expect(statuses.contains(429), "\(statuses)")
             let accepted = statuses.filter { $0 == 200 || $0 == 201 }.count
-            #expect(try await eventually { receiver.received(about: channel).count >= accepted + 1 })
+            #expect(try await eventually(within: .seconds(30)) { receiver.received(about: channel).count >= accepted + 1 })
             try await Task.sleep(for: .milliseconds(300))
             let byCategory = Dictionary(grouping: receiver.received(about: channel).map(\.json)) { $0["category"] as? String ?? "" }
             #expect(byCategory["group_channel:message_send"]?.count == accepted)
@@ -237,7 +237,7 @@ import Testing
             let id = try #require(
                 ((try await api.get("\(Self.hook)/deliveries").rawJSON["deliveries"] as? [[String: Any]])?.first)?["delivery_id"] as? Int)
             #expect(try await api.post("\(Self.hook)/deliveries/\(id)/redeliver").status == 200)
-            #expect(try await eventually { receiver.received(about: channel).count == 2 })
+            #expect(try await eventually(within: .seconds(30)) { receiver.received(about: channel).count == 2 })
             let (first, second) = (receiver.received(about: channel)[0], receiver.received(about: channel)[1])
             #expect(second.headers["webhook-id"] == first.headers["webhook-id"])
             #expect(second.body == first.body)
