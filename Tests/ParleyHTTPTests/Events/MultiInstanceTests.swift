@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import Synchronization
 import Testing
 
 /// API.md §6.4 and §6.5: several instances on one database behave as one server.
@@ -123,6 +124,84 @@ import Testing
             #expect(try await eventually { resumed.events(ofType: "message_received").count == 3 })
             resumed.close()
         }
+    }
+
+    /// SIGTERM under load (issue 17): eight kept-alive connections sending messages when the
+    /// instance is told to stop. Every request it answered was answered whole, none it committed
+    /// went unanswered (a send retried on the other instance with the same `dedup_id` is new
+    /// there), every committed message reached a socket on the other instance once, and the
+    /// process exits 0.
+    @Test func aStopUnderLoadCutsNoRequestAndLosesNoEvent() async throws {
+        try await TestServer.withAPI({ $0.limits.messagesPerSecond = 0 }) { survivor in
+            let process = try await ServerProcess(environment: ["PARLEY_FLOOD_MESSAGES_PER_SECOND": "0"])
+            defer { process.stop() }
+            let cast = try await survivor.cast("term", 2)
+            let channel = try await survivor.createChannel(["user_ids": [cast[0], cast[1]]])
+            let watcher = try await survivor.events(cast.tokens[cast[1]]!)
+            _ = try await watcher.hello()
+            let (token, port) = (cast.tokens[cast[0]]!, process.port)
+            let tally = Tally()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        guard let connection = try? RawConnection(port: port) else { return }
+                        for index in 0..<400 {
+                            let dedup = "t\(worker)-\(index)"
+                            let body = #"{"message":"m","dedup_id":"\#(dedup)"}"#
+                            let sent = connection.send(
+                                "POST /v3/group_channels/\(channel)/messages HTTP/1.1\r\nHost: parley\r\nSession-Token: \(token)\r\n"
+                                    + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                            tally.started.withLock { $0 += 1 }
+                            let answer = await connection.read(timeout: .seconds(20), until: Self.isWholeResponse)
+                            let status = Self.isWholeResponse(answer.text) ? Int(answer.text.dropFirst(9).prefix(3)) : nil
+                            tally.outcomes.withLock { $0[dedup] = status }
+                            if !sent || status == nil || answer.text.lowercased().contains("connection: close") { return }
+                        }
+                    }
+                }
+                group.addTask {
+                    _ = try await eventually(within: .seconds(30)) { tally.started.withLock { $0 } >= 80 }
+                    process.signalStop()
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await eventually(within: .seconds(30)) { process.exited != nil })
+            #expect(process.exited == .exited(0))
+            let all = tally.outcomes.withLock { $0 }
+            let answered = all.filter { $0.value == 201 }
+            let unanswered = all.filter { $0.value == nil }
+            #expect(answered.count >= 80, "\(answered.count) answered before the stop")
+            #expect(all.allSatisfy { $0.value == nil || $0.value == 201 }, "\(all.filter { $0.value != nil && $0.value != 201 })")
+            // Not answered: then not committed either.
+            for dedup in unanswered.keys {
+                let retried = try await survivor.post(
+                    "/v3/group_channels/\(channel)/messages", ["message": "m", "dedup_id": dedup], as: cast.session(0))
+                #expect(retried.status == 201, "\(dedup) was committed but not answered")
+            }
+            let expected = answered.count + unanswered.count
+            #expect(try await eventually(within: .seconds(30)) { watcher.events(ofType: "message_received").count >= expected })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(watcher.events(ofType: "message_received").count == expected)
+            watcher.close()
+        }
+    }
+
+    /// What the load's connections did: requests started, and each send's status (nil: no
+    /// whole answer).
+    final class Tally: Sendable {
+        let started = Mutex(0)
+        let outcomes = Mutex<[String: Int?]>([:])
+    }
+
+    /// Whether `text` holds a whole HTTP response (its header and a body as long as its
+    /// Content-Length).
+    static func isWholeResponse(_ text: String) -> Bool {
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let header = text[..<end.lowerBound].lowercased()
+        let length =
+            header.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        return text[end.upperBound...].utf8.count >= length
     }
 
     /// An instance the others took for dead (a stall past the limit removed it and its socket

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyFiles
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,8 @@ final class ServerProcess: Sendable {
     let port: Int
     private let child: ChildProcess
 
-    init() async throws {
+    /// - Parameter environment: settings of this process beyond the test's own.
+    init(environment extra: [String: String] = [:]) async throws {
         // `swift test` builds the executable next to the test bundle.
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("parley")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -28,6 +30,7 @@ final class ServerProcess: Sendable {
         environment["PARLEY_LOG_LEVEL"] = "error"
         environment["PARLEY_MIGRATIONS_DIR"] = TestServer.packageRoot.appendingPathComponent("migrations").path
         environment["PARLEY_FILE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("parley-proc-\(UUID())").path
+        environment.merge(extra) { _, new in new }
         let child = try ChildProcess.spawn(binary.path, ["serve"], environment: environment, standardError: 2)
         self.child = child
         let ready = try await eventually(within: .seconds(30), every: .milliseconds(100)) { Self.answers(port: self.port) }
@@ -41,15 +44,32 @@ final class ServerProcess: Sendable {
     /// As a crash: no shutdown, no goodbye to the database.
     func kill() {
         child.kill(SIGKILL)
-        _ = child.wait()
+        let termination = child.wait()
+        ended.withLock { $0 = termination }
     }
+
+    /// Sends SIGTERM and returns at once; `exited` tells when it is gone.
+    func signalStop() {
+        child.kill(SIGTERM)
+    }
+
+    /// How the process ended, once it has (kept: a child is reaped only once).
+    var exited: ChildProcess.Termination? {
+        ended.withLock { ended in
+            if ended == nil { ended = child.poll() }
+            return ended
+        }
+    }
+    private let ended = Mutex<ChildProcess.Termination?>(nil)
 
     /// As an operator stops it (SIGTERM): how the process ended.
     @discardableResult
     func stop() -> ChildProcess.Termination? {
-        guard child.poll() == nil else { return nil }
+        guard exited == nil else { return nil }
         child.kill(SIGTERM)
-        return child.wait()
+        let termination = child.wait()
+        ended.withLock { $0 = termination }
+        return termination
     }
 
     private static func freePort() throws -> Int {
