@@ -75,7 +75,7 @@ public final class Realtime: Service, Sendable {
                 try participation.endLapsed(userIDs: offline, repositories)
                 return offline
             }
-            try await announceOffline(offline)
+            try await Self.announceOffline(offline, store)
         } catch {
             logger.warning("removing the instance failed", metadata: ["error": "\(error)"])
         }
@@ -120,7 +120,7 @@ public final class Realtime: Service, Sendable {
                     instanceID, liveSocketIDs: live.map(\.socketID), now: now, graceMillis: deadAfter)
                 return dead + closed
             }
-            try await announceOffline(offline)
+            try await Self.announceOffline(offline, store)
         } catch {
             logger.warning("instance heartbeat failed", metadata: ["error": "\(error)"])
         }
@@ -149,10 +149,6 @@ public final class Realtime: Service, Sendable {
     }
 
     /// Their typing ends everywhere.
-    private func announceOffline(_ userIDs: [String]) async throws {
-        try await Self.announceOffline(userIDs, store)
-    }
-
     private static func announceOffline(_ userIDs: [String], _ store: Store) async throws {
         guard !userIDs.isEmpty else { return }
         let payloads = try userIDs.map { try json(TypingNotice(offlineUserID: $0)) }

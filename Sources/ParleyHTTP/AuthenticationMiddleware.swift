@@ -29,10 +29,16 @@ struct AuthenticationMiddleware: RouterMiddleware {
             return try await authenticator.authenticate(sessionToken: sessionToken)
         }
         if let authorization = headers.value(of: .authorization) {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw ParleyError.invalidSessionToken }
-            return try await authenticator.authenticate(sessionToken: String(parts[1]).trimmingCharacters(in: .whitespaces))
+            guard let token = Self.bearerToken(authorization) else { throw ParleyError.invalidSessionToken }
+            return try await authenticator.authenticate(sessionToken: token)
         }
         throw ParleyError.invalidApiToken
+    }
+
+    /// The session token of an `Authorization: Bearer <token>` value; nil for another scheme.
+    static func bearerToken(_ authorization: String) -> String? {
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
     }
 }

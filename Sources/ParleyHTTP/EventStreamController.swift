@@ -31,11 +31,16 @@ struct EventStreamController: Sendable {
         uri == path || uri.hasPrefix(path + "?")
     }
 
-    /// The same path on the HTTP router, for a request that is not an upgrade.
+    /// The same path on the HTTP router, for a request that is not an upgrade: a plain GET, an
+    /// upgrade missing its WebSocket headers, or one sent after other requests on a kept-alive
+    /// connection (NIO upgrades only a connection's first request).
     static func plainRoutes<Context: RequestContext>() -> RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.get("events") { _, _ -> Response in
-            throw ParleyError(status: 426, code: 400111, message: "GET /v3/events is a WebSocket: send it as an upgrade.")
+            throw ParleyError(
+                status: 426, code: 400111,
+                message:
+                    "GET /v3/events is a WebSocket: send it as an upgrade (with its WebSocket headers), as a connection's first request.")
         }
         return routes
     }
@@ -142,10 +147,7 @@ struct EventStreamController: Sendable {
     /// The session token of the upgrade request, if it has one.
     static func token(in headers: HTTPHeaders) -> String? {
         if let token = headers.first(name: AuthenticationMiddleware.sessionTokenHeader.rawName) { return token }
-        guard let authorization = headers.first(name: "Authorization") else { return nil }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        return headers.first(name: "Authorization").flatMap(AuthenticationMiddleware.bearerToken)
     }
 }
 

@@ -37,7 +37,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     static let maxFrameSize = 1 << 16
 
     init(responder: @escaping HTTPChannelHandler.Responder, eventStream: EventStreamController, timeouts: HTTPTimeouts) {
-        self.responder = Self.redirectingLateUpgrades(responder)
+        self.responder = responder
         self.eventStream = eventStream
         self.timeouts = timeouts
     }
@@ -122,22 +122,6 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 token: EventStreamController.token(in: head.headers), query: query.map(Substring.init)
             )
         )
-    }
-
-    /// NIO upgrades a connection on its first request only: a later request asking for the
-    /// stream is sent to open a connection of its own (a redirect to the same target, and this
-    /// one closed), as hummingbird-websocket does.
-    private static func redirectingLateUpgrades(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
-        struct RedirectThenClose: Error {}
-        return { request, responseWriter, channel in
-            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
-                return try await responder(request, responseWriter, channel)
-            }
-            let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
-            try await responseWriter.writeResponse(
-                HTTPResponse(status: .temporaryRedirect, headerFields: [.connection: "close", .location: target]))
-            throw RedirectThenClose()
-        }
     }
 }
 

@@ -79,6 +79,27 @@ import Testing
         }
     }
 
+    /// An upgrade sent after another request on the same connection (NIO upgrades a connection's
+    /// first request only) gets the documented 426 body. A first request asking to upgrade without
+    /// the WebSocket headers is refused by closing the connection at once (NIO's HTTP decoder has
+    /// handed the rest of the connection to the upgrade by then): no hang.
+    @Test func incompleteAndLateUpgradesAreAnswered() async throws {
+        try await TestServer.withAPI { api in
+            let upgrade = "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            let handshake = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            let incomplete = try api.connection()
+            incomplete.send("GET /v3/events HTTP/1.1\r\nHost: x\r\n\(upgrade)\r\n")
+            let first = await incomplete.readUntilClosed(timeout: .seconds(10))
+            #expect(first.closed)
+            let late = try api.connection()
+            late.send("GET /ready HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = await late.read(timeout: .seconds(10)) { $0.contains("ready") }
+            late.send("GET /v3/events HTTP/1.1\r\nHost: x\r\n\(upgrade)\(handshake)\r\n")
+            let second = await late.read(timeout: .seconds(10)) { $0.contains("400111") }
+            #expect(second.text.contains("HTTP/1.1 426"), "\(second.text)")
+        }
+    }
+
     @Test func membershipEventsReachTheRightUsers() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("evm", 3)
