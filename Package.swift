@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // libpq, found through pkg-config; the only C library the database layer needs.
@@ -33,6 +35,7 @@ let package = Package(
                 "CLibPQ",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,6 +93,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -100,6 +104,7 @@ let package = Package(
             dependencies: [
                 "ParleyCore", "ParleyStore", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -117,7 +122,7 @@ let package = Package(
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
         .target(
             name: "ParleyTranslation",
-            dependencies: ["ParleyCore", "CurlHTTP"]
+            dependencies: ["ParleyCore", "CurlHTTP", .product(name: "Metrics", package: "swift-metrics")]
         ),
         // Link previews (API.md §11.1): the head scanner and the guarded fetch.
         .target(
@@ -125,6 +130,7 @@ let package = Package(
             dependencies: [
                 "ParleyCore", "ParleyStore", "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // Webhooks (API.md §10): the delivery queue's dispatcher, signatures, Sendbird's payloads.
@@ -134,6 +140,7 @@ let package = Package(
                 "ParleyCore", "ParleyStore", "CurlHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -145,6 +152,7 @@ let package = Package(
                 "ParleyTranslation", "ParleyWebhooks", "ParleyLinkPreviews", "CurlHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -163,17 +171,21 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The `parley` command: serve, migrate.
         .executableTarget(
             name: "Parley",
             dependencies: [
-                "ParleyContainer", "ParleyHTTP", "Postgres",
+                "ParleyContainer", "ParleyCore", "ParleyHTTP", "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // In-process measurements for scripts/bench/files (build with -c release).

@@ -11,10 +11,15 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP server.")
 
     func run() async throws {
+        // A log reader that went away (a closed pipe) must not kill the server: the write fails
+        // with EPIPE instead, and the line is lost.
+        signal(SIGPIPE, SIG_IGN)
         let config = try loadConfig()
         let logger = makeLogger(config)
+        defer { LogWriter.standardError.flush() }
+        let metricsRegistry = bootstrapMetrics()
         try await checkMigrations(config, logger: logger)
-        let container = try Container.live(config: config, logger: logger)
+        let container = try Container.live(config: config, logger: logger, metricsRegistry: metricsRegistry)
         let app = buildApplication(container: container)
         logger.info("parley listening", metadata: ["url": "http://\(config.host):\(config.port)"])
         try await app.runService()
@@ -59,8 +64,8 @@ func loadConfig() throws -> Config {
 }
 
 func makeLogger(_ config: Config) -> Logger {
-    let level = config.logLevel
-    LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level) }
+    let (level, format) = (config.logLevel, config.logFormat)
+    LoggingSystem.bootstrap { label in LogLineHandler(label: label, level: level, format: format) }
     return Logger(label: "parley")
 }
 

@@ -17,6 +17,13 @@ public struct Config: Sendable {
     public var dataDirectory = "./.parley/data"
     public var migrationsDirectory = "./migrations"
     public var logLevel: Logger.Level = .info
+    /// `PARLEY_LOG_FORMAT`: one line of text, or one JSON object, per log event.
+    public var logFormat: LogFormat = .text
+    /// `PARLEY_TRUSTED_PROXIES`: the reverse proxies whose `Forwarded`/`X-Forwarded-*` headers
+    /// name the client; from anyone else they are ignored.
+    public var trustedProxies: [IPNetwork] = []
+    /// `PARLEY_METRICS`, `PARLEY_METRICS_PORT`: where `GET /metrics` is served.
+    public var metrics: MetricsExposure = .apiToken
     /// A transaction (a send) holds its connection for several round trips, so more connections
     /// than cores keep PostgreSQL busy (measured on 2 cores: 16 beat 2, 8 and 32); single reads
     /// are pipelined on a few of them.
@@ -81,6 +88,21 @@ public struct Config: Sendable {
         config.port = try reader.int("PARLEY_PORT", default: config.port, range: 0...65535)
         config.dataDirectory = environment["PARLEY_DATA_DIR"] ?? config.dataDirectory
         config.migrationsDirectory = environment["PARLEY_MIGRATIONS_DIR"] ?? config.migrationsDirectory
+        if let format = environment["PARLEY_LOG_FORMAT"], !format.isEmpty {
+            guard let parsed = LogFormat(rawValue: format.lowercased()) else {
+                throw ConfigError("PARLEY_LOG_FORMAT must be text or json, not \"\(format)\".")
+            }
+            config.logFormat = parsed
+        }
+        config.trustedProxies = try (environment["PARLEY_TRUSTED_PROXIES"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { text in
+                guard let network = IPNetwork(text) else {
+                    throw ConfigError("PARLEY_TRUSTED_PROXIES holds \"\(text)\", which is not an IP address or CIDR network.")
+                }
+                return network
+            }
+        config.metrics = try readMetrics(reader)
         if let level = environment["PARLEY_LOG_LEVEL"] {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw ConfigError("PARLEY_LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -149,6 +171,14 @@ public struct Config: Sendable {
         return config
     }
 
+    private static func readMetrics(_ reader: EnvironmentReader) throws -> MetricsExposure {
+        guard try reader.bool("PARLEY_METRICS", default: true) else { return .off }
+        guard reader.environment["PARLEY_METRICS_PORT"].map({ !$0.isEmpty }) == true else { return .apiToken }
+        let port = try reader.int("PARLEY_METRICS_PORT", default: 0, range: 1...65535)
+        let host = reader.environment["PARLEY_METRICS_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        return .port(host: host, port: port)
+    }
+
     private static func readTranslation(into config: inout Config, _ reader: EnvironmentReader) throws {
         let environment = reader.environment
         let name = environment["PARLEY_TRANSLATION_PROVIDER"].flatMap { $0.isEmpty ? nil : $0.lowercased() } ?? "none"
@@ -163,6 +193,19 @@ public struct Config: Sendable {
         config.translationSendLimit = .milliseconds(try reader.int("PARLEY_TRANSLATION_SEND_LIMIT_MS", default: 1500, range: 0...60_000))
         config.translationLimit = .milliseconds(try reader.int("PARLEY_TRANSLATION_TIMEOUT_MS", default: 10_000, range: 100...120_000))
     }
+}
+
+public enum LogFormat: String, Sendable {
+    case text, json
+}
+
+/// Where `GET /metrics` is served.
+public enum MetricsExposure: Sendable, Equatable {
+    case off
+    /// On the API port, to the `Api-Token` only.
+    case apiToken
+    /// On a port of its own, to anyone who can reach it (bind it to a private address).
+    case port(host: String, port: Int)
 }
 
 /// A configuration problem, worded for the person starting the server.

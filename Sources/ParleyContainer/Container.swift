@@ -13,6 +13,7 @@ import ParleyTranslation
 import ParleyUsers
 import ParleyWebhooks
 import Postgres
+import Prometheus
 import ServiceLifecycle
 
 /// The services of one server process, built once from `Config`: the only place where concrete
@@ -48,12 +49,18 @@ public struct Container: Sendable {
     public let webhooks: WebhookService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
+    /// What `GET /metrics` shows: the registry the process's metrics backend writes to.
+    public let metricsRegistry: PrometheusCollectorRegistry
     /// Long-running parts the application must run and shut down (the connection pool).
     public let services: [any Service]
     /// Closes what `services` would close on graceful shutdown, for callers that never run them.
     public let shutdown: @Sendable () async -> Void
 
-    public static func live(config: Config, logger: Logger, clock: Clock = .system) throws -> Container {
+    /// - Parameter metricsRegistry: the registry `MetricsSystem` was bootstrapped with (the
+    ///   server's); metrics recorded elsewhere are not in it.
+    public static func live(
+        config: Config, logger: Logger, clock: Clock = .system, metricsRegistry: PrometheusCollectorRegistry = .init()
+    ) throws -> Container {
         var poolConfiguration = ConnectionPool.Configuration(conninfo: config.databaseURL, size: config.databasePoolSize)
         poolConfiguration.acquireTimeout = config.databaseAcquireTimeout
         poolConfiguration.maxWaiting = config.databaseMaxWaiting
@@ -128,6 +135,7 @@ public struct Container: Sendable {
             webhooks: WebhookService(store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
+            metricsRegistry: metricsRegistry,
             services: [
                 pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher,
                 OutboundHTTP(client: outbound)

@@ -76,6 +76,7 @@ final class EventHub: Sendable {
                 state.subscriptions[subscription.userID, default: [:]][subscription.socketID] = subscription
                 state.socketOwners[subscription.socketID] = subscription.userID
                 state.subscriptionCount += 1
+                EventMetrics.openSockets.increment()
                 return state.deliveredThrough
             }
             if let position { return position }
@@ -89,6 +90,7 @@ final class EventHub: Sendable {
             if state.subscriptions[subscription.userID]?.isEmpty == true { state.subscriptions[subscription.userID] = nil }
             state.socketOwners[subscription.socketID] = nil
             state.subscriptionCount -= 1
+            EventMetrics.openSockets.decrement()
         }
     }
 
@@ -211,7 +213,10 @@ final class EventHub: Sendable {
                 let senderBlockers = event.messageSenderID.flatMap { blockers[$0] } ?? []
                 let blockerDelivery: Delivery? = senderBlockers.isEmpty ? nil : .event(event.seen(blockingSender: true), SharedFrame())
                 for userID in Self.recipients(of: event, members: recipients[event.channelURL ?? ""] ?? [], among: state.subscriptions) {
-                    guard state.throttle.admits(event, to: userID, nowMillis: now) else { continue }
+                    guard state.throttle.admits(event, to: userID, nowMillis: now) else {
+                        EventMetrics.throttled.increment()
+                        continue
+                    }
                     let delivery = senderBlockers.contains(userID) ? blockerDelivery ?? delivery : delivery
                     state.subscriptions[userID]?.values.forEach { $0.deliver(delivery) }
                     state.unread.note(event, for: userID)

@@ -51,11 +51,15 @@ public final class EventSubscription: Sendable {
                 state.isClosed = true
                 return sink.send(delivery, replayed: false)
             }
-            if case .event(let event, _) = delivery, event.eventID <= state.skipThrough { return }
+            if case .event(let event, _) = delivery {
+                guard event.eventID > state.skipThrough else { return }
+                EventMetrics.delivered.increment()
+            }
             guard state.heldBack != nil else { return sink.send(delivery, replayed: false) }
             state.heldBack!.append(delivery)
             if state.heldBack!.count > holdLimit {
                 state.isClosed = true
+                EventMetrics.slowSocketCloses.increment()
                 sink.send(.close(code: StreamCloseCode.tooSlow, reason: "Too slow: reconnect with after"), replayed: false)
             }
         }
@@ -68,6 +72,7 @@ public final class EventSubscription: Sendable {
             state.heldBack = nil
             sink.send(.hello(hello), replayed: true)
             for delivery in replay { sink.send(delivery, replayed: true) }
+            EventMetrics.delivered.increment(by: Int64(replay.count))
             for delivery in heldBack { sink.send(delivery, replayed: false) }
         }
     }

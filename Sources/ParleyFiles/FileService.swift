@@ -59,6 +59,8 @@ public struct FileService: Sendable {
             case .image(let type), .video(let type): type
             case nil: nil
             }
+        FileMetrics.uploads.increment()
+        FileMetrics.uploadBytes.increment(by: upload.size)
         return StoredUpload(fileID: upload.fileID, size: upload.size, detectedType: detected, thumbnails: made)
     }
 

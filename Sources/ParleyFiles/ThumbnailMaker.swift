@@ -18,6 +18,8 @@ struct ThumbnailMaker: Sendable {
         let storage = storage
         let keyring = keyring
         let settings = settings
+        let started = ContinuousClock.now
+        defer { FileMetrics.thumbnailTime.record(duration: ContinuousClock.now - started) }
         do {
             let image: [UInt8]
             switch kind {
@@ -32,12 +34,13 @@ struct ThumbnailMaker: Sendable {
                     }
                 }
                 guard let frame else {
+                    FileMetrics.thumbnailsSkipped.increment()
                     logger.info("stored without thumbnails", metadata: ["file_id": "\(fileID)", "reason": "every ffmpeg slot stayed busy"])
                     return []
                 }
                 image = frame
             }
-            return try await BlockingWork.run {
+            let made = try await BlockingWork.run {
                 let thumbnailer = Thumbnailer(maxPixels: settings.maxImagePixels, timeLimitSeconds: settings.thumbnailTimeLimitSeconds)
                 let made = try thumbnailer.thumbnails(of: image, boxes: boxes)
                 return try zip(boxes, made).enumerated().map { index, pair in
@@ -51,7 +54,10 @@ struct ThumbnailMaker: Sendable {
                     )
                 }
             }
+            FileMetrics.thumbnailsMade.increment(by: Int64(made.count))
+            return made
         } catch {
+            FileMetrics.thumbnailsSkipped.increment()
             logger.info("stored without thumbnails", metadata: ["file_id": "\(fileID)", "reason": "\(error)"])
             return []
         }

@@ -18,6 +18,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         var context = context
         let authentication = try await authenticate(request.headers)
         context.caller = authentication.caller
+        context.trace.identify(authentication.caller)
         return try await FileLinks.$current.withValue(fileLinks.links(for: authentication)) { try await next(request, context) }
     }
 

@@ -1,8 +1,8 @@
 import Hummingbird
 
 /// The conventions of API.md §1 that hold for every request, applied in one layer: the request
-/// id, the refusal of U+0000 in the path and query, the JSON body limit, and the error body for
-/// every failure.
+/// id, the refusal of U+0000 in the path and query, the JSON body limit, the error body for
+/// every failure, and the request log.
 ///
 /// One middleware rather than three: every layer of Hummingbird's middleware chain is an async
 /// call with its own copies of the request and context. Merging the three (and setting file
@@ -13,8 +13,10 @@ struct ConventionsMiddleware: RouterMiddleware {
     let errors: ErrorResponses
     /// `Limits.jsonBodyBytes`: what `request.decode` reads at most.
     let maxJSONBodyBytes: Int
+    let requestLog: RequestLog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
         var context = context
         RequestIDHeader.adopt(request, into: &context)
         context.maxUploadSize = maxJSONBodyBytes
@@ -26,6 +28,7 @@ struct ConventionsMiddleware: RouterMiddleware {
             response = errors.response(for: error, request: request, context: context)
         }
         response.headers[RequestIDHeader.name] = context.id
+        requestLog.attach(to: &response, request: request, context: context, started: started)
         return response
     }
 }

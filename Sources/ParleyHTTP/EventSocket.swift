@@ -157,7 +157,9 @@ final class EventSocket: DeliverySink, Sendable {
         case .write: wire.write(frame)
         // The close frame waits behind what the client has not read, so it gets a moment; then
         // the connection goes.
-        case .tooSlow: closer.close(StreamCloseCode.tooSlow, reason: "Too slow: reconnect with after", within: .seconds(2))
+        case .tooSlow:
+            EventMetrics.slowSocketCloses.increment()
+            closer.close(StreamCloseCode.tooSlow, reason: "Too slow: reconnect with after", within: .seconds(2))
         }
     }
 

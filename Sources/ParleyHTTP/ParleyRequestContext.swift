@@ -11,9 +11,12 @@ public struct ParleyRequestContext: RequestContext {
     /// configuration: `request.decode` refuses a larger body with 413.
     public var maxUploadSize = Limits().jsonBodyBytes
     public var requestDecoder: JSONRequestDecoder { .init() }
+    /// Shared by every layer's copy of this context, for the request log.
+    public let trace: RequestTrace
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
+        self.trace = RequestTrace(peer: source.channel.remoteAddress)
     }
 }
 

@@ -60,7 +60,11 @@ public struct LinkPreviewer: Sendable {
     public func preview(_ url: String) async -> OGTag? {
         let now = clock.nowMillis
         let since = now - settings.cacheMillis
-        if let cached = try? await store.read({ try $0.linkPreviews.cached(url, since: since) }) { return cached }
+        if let cached = try? await store.read({ try $0.linkPreviews.cached(url, since: since) }) {
+            PreviewMetrics.cacheHits.increment()
+            return cached
+        }
+        PreviewMetrics.fetches.increment()
         let tag = await fetch(url)
         try? await store.transaction { try $0.linkPreviews.store(url, tag, now: now) }
         return tag
@@ -75,7 +79,10 @@ public struct LinkPreviewer: Sendable {
         do {
             let response = try await client.send(request, guardedBy: outbound)
             let type = (response.header("Content-Type") ?? "").lowercased()
-            guard response.status == 200, type.hasPrefix("text/html") || type.hasPrefix("application/xhtml+xml") else { return nil }
+            guard response.status == 200, type.hasPrefix("text/html") || type.hasPrefix("application/xhtml+xml") else {
+                PreviewMetrics.errors.increment()
+                return nil
+            }
             var tag = HeadScanner.scan(response.body)
             tag.url = await checked(tag.url, base: url)
             if var image = tag.image {
@@ -85,6 +92,7 @@ public struct LinkPreviewer: Sendable {
             }
             return tag.isEmpty ? nil : tag
         } catch {
+            PreviewMetrics.errors.increment()
             logger.debug("link preview failed", metadata: ["error": "\(error)"])
             return nil
         }

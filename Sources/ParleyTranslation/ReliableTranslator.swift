@@ -33,16 +33,21 @@ public final class ReliableTranslator: Sendable {
 
     /// The texts in `language`, done before `deadline`; throws `TranslationError`.
     public func translate(_ texts: [String], to language: String, deadline: ContinuousClock.Instant) async throws -> [String] {
-        guard admit() else { throw TranslationError.notAvailableNow }
+        guard admit() else {
+            TranslationMetrics.shed.increment()
+            throw TranslationError.notAvailableNow
+        }
         var attempt = 1
         while true {
             let remaining = deadline - .now
             do {
                 guard remaining > .milliseconds(10) else { throw TranslationError.unavailable("no time left") }
+                TranslationMetrics.calls.increment()
                 let translated = try await provider.translate(texts, to: language, timeout: remaining)
                 record(success: true)
                 return translated
             } catch let error as TranslationError {
+                TranslationMetrics.errors.increment()
                 let wait = backoff(after: error, attempt: attempt)
                 guard error.isTransient, attempt < policy.maxAttempts, .now + wait < deadline else {
                     record(success: !error.isProviderFailure)

@@ -55,7 +55,12 @@ public final class WebhookDispatcher: Service, Sendable {
 
     public func run() async throws {
         try? await cancelWhenGracefulShutdown {
+            var depthCountedAt = ContinuousClock.now - WebhookMetrics.depthInterval
             while !Task.isCancelled {
+                if ContinuousClock.now - depthCountedAt >= WebhookMetrics.depthInterval {
+                    depthCountedAt = .now
+                    await self.countPending()
+                }
                 let attempted = await self.deliverDue()
                 if attempted < self.settings.batch { try await Task.sleep(for: self.settings.pollInterval) }
             }
@@ -97,6 +102,7 @@ public final class WebhookDispatcher: Service, Sendable {
                 }
             }
             try await store.transaction { try $0.webhooks.record(outcomes, now: now) }
+            WebhookMetrics.count(outcomes)
             return claimed.count
         } catch {
             // Whatever was claimed and not recorded is due again when its lease runs out: at
@@ -104,6 +110,15 @@ public final class WebhookDispatcher: Service, Sendable {
             logger.warning("delivering webhooks failed", metadata: ["error": "\(error)"])
             return 0
         }
+    }
+
+    /// Sets the queue-depth gauge; with webhooks off it is 0 and costs no count.
+    private func countPending() async {
+        let pending = try? await store.read { repositories -> Int in
+            guard let webhook = try repositories.webhooks.settings(), webhook.enabled else { return 0 }
+            return try repositories.webhooks.pendingCount()
+        }
+        if let pending { WebhookMetrics.pending.record(pending) }
     }
 
     private func attempt(

@@ -25,6 +25,7 @@ extension ConnectionPool {
             let (waiters, jobs, done) = state.withLock { state -> ([Waiter], [PipelinedJob], Bool) in
                 var waiters: [Waiter] = []
                 while let first = state.waiters.first, first.deadline <= now { waiters.append(state.waiters.removeFirst()) }
+                if !waiters.isEmpty { PoolMetrics.publish(state) }
                 var jobs: [PipelinedJob] = []
                 while let first = state.pipelineQueue.first, first.deadline <= now { jobs.append(state.pipelineQueue.removeFirst()) }
                 let done = state.isClosed || (state.waiters.isEmpty && state.pipelineQueue.isEmpty)

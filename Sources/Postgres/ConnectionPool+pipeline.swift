@@ -143,6 +143,7 @@ extension ConnectionPool {
     }
 
     private func send(_ batch: [PipelinedJob], on connection: PostgresConnection) {
+        PoolMetrics.batchSize.record(batch.count)
         let statements = batch.map { (sql: $0.sql, parameters: $0.parameters) }
         do {
             // An earlier round that went wrong halfway leaves the connection unusable: its unread

@@ -136,8 +136,12 @@ public final class ConnectionPool: Service, Sendable {
         // Fast path without a continuation: suspending and resuming the task would cost a trip
         // through the executor on every query, even when a connection is idle.
         switch state.withLock({ takeOrReserve(&$0) }) {
-        case .use(let connection): return connection
-        case .open: return try await open()
+        case .use(let connection):
+            PoolMetrics.waitTime.recordNanoseconds(0)
+            return connection
+        case .open:
+            PoolMetrics.waitTime.recordNanoseconds(0)
+            return try await open()
         case .closed: throw Self.closedError
         case .wait, .full, .cancelled: break
         }
@@ -145,6 +149,8 @@ public final class ConnectionPool: Service, Sendable {
             state.lastWaiterID += 1
             return state.lastWaiterID
         }
+        let waitStart = ContinuousClock.now
+        defer { PoolMetrics.waitTime.record(duration: ContinuousClock.now - waitStart) }
         let leased: PostgresConnection? = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let deadline = ContinuousClock.now + configuration.acquireTimeout
@@ -159,6 +165,7 @@ public final class ConnectionPool: Service, Sendable {
                         next = .full
                     } else {
                         state.waiters.append(Waiter(id: id, deadline: deadline, continuation: continuation))
+                        PoolMetrics.publish(state)
                     }
                     return (next, startSweepingIfNeeded(&state))
                 }
@@ -183,6 +190,7 @@ public final class ConnectionPool: Service, Sendable {
     private func abandon(waiter id: UInt64) {
         let waiter: Waiter? = state.withLock { state in
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            defer { PoolMetrics.publish(state) }
             return state.waiters.remove(at: index)
         }
         waiter?.continuation.resume(throwing: CancellationError())
@@ -191,6 +199,7 @@ public final class ConnectionPool: Service, Sendable {
     /// An idle connection, or the right to open one while under the size, or the need to wait.
     func takeOrReserve(_ state: inout State) -> Lease {
         if state.isClosed { return .closed }
+        defer { PoolMetrics.publish(state) }
         if let connection = state.idle.popLast() { return .use(connection) }
         if state.opened < configuration.size {
             state.opened += 1
@@ -218,6 +227,7 @@ public final class ConnectionPool: Service, Sendable {
             return
         }
         let waiter: Waiter? = state.withLock { state in
+            defer { PoolMetrics.publish(state) }
             if let waiter = state.waiters.popFirst() { return waiter }
             if !state.isClosed { state.idle.append(connection) }
             return nil
@@ -228,6 +238,7 @@ public final class ConnectionPool: Service, Sendable {
     /// A connection was dropped: let the next waiter open a new one in its place.
     func slotFreed() {
         let waiter: Waiter? = state.withLock { state in
+            defer { PoolMetrics.publish(state) }
             if let waiter = state.waiters.popFirst() { return waiter }
             state.opened -= 1
             return nil

@@ -13,6 +13,9 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
         ChannelResourceDTO(resource: $0, maxMessageLength: limits.messageLength)
     }
     router.addRoutes(HealthController(readiness: container.readiness).routes)
+    if container.config.metrics == .apiToken {
+        router.addRoutes(MetricsController(registry: container.metricsRegistry, authenticator: container.authenticator).routes)
+    }
     router.addRoutes(files.downloadRoutes, atPath: "v3")
     router.addRoutes(EventStreamController.plainRoutes(), atPath: "v3")
     // Group middleware runs for the group's routes only: an unknown path or a wrong method
@@ -66,7 +69,14 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
 /// The router with every endpoint, behind the middlewares, all taken from the container.
 public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
     let router = Router(context: ParleyRequestContext.self)
-    router.add(middleware: ConventionsMiddleware(errors: ErrorResponses(), maxJSONBodyBytes: container.config.limits.jsonBodyBytes))
+    if container.config.metrics != .off {
+        // Outermost: it counts every answer, errors included, by route template and status.
+        router.add(middleware: MetricsMiddleware())
+    }
+    router.add(
+        middleware: ConventionsMiddleware(
+            errors: ErrorResponses(), maxJSONBodyBytes: container.config.limits.jsonBodyBytes,
+            requestLog: RequestLog(clients: ForwardedClient(trusted: container.config.trustedProxies))))
     addEndpoints(to: router, container: container)
     MethodNotAllowed.register(on: router)
     return router
@@ -88,13 +98,23 @@ func buildEventStream(container: Container) -> EventStreamController {
     )
 }
 
-/// The Hummingbird application serving `container` on the configured address.
+/// The Hummingbird application serving `container` on the configured address (and `/metrics`
+/// on a port of its own when configured so).
 public func buildApplication(container: Container) -> some ApplicationProtocol {
-    Application(
+    var services = container.services
+    if case .port(let host, let port) = container.config.metrics {
+        let router = Router(context: ParleyRequestContext.self)
+        router.addRoutes(MetricsController(registry: container.metricsRegistry, authenticator: nil).routes)
+        services.append(
+            Application(
+                router: router, configuration: .init(address: .hostname(host, port: port), serverName: "parley-metrics"),
+                logger: container.logger))
+    }
+    return Application(
         router: buildRouter(container: container),
         server: .guardedHTTP1(timeouts: container.config.httpTimeouts, eventStream: buildEventStream(container: container)),
         configuration: .init(address: .hostname(container.config.host, port: container.config.port), serverName: "parley"),
-        services: container.services,
+        services: services,
         logger: container.logger
     )
 }

@@ -13,8 +13,11 @@ final class ServerProcess: Sendable {
     let port: Int
     private let child: ChildProcess
 
-    /// - Parameter environment: settings of this process beyond the test's own.
-    init(environment extra: [String: String] = [:]) async throws {
+    /// - Parameters:
+    ///   - environment: settings of this process beyond the test's own.
+    ///   - standardError: where its log goes (a file or pipe descriptor); the test's own by default.
+    init(environment extra: [String: String] = [:], standardError: Int32 = 2) async throws {
+        try await Migrations.shared.ensureApplied()
         // `swift test` builds the executable next to the test bundle.
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("parley")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -31,7 +34,7 @@ final class ServerProcess: Sendable {
         environment["PARLEY_MIGRATIONS_DIR"] = TestServer.packageRoot.appendingPathComponent("migrations").path
         environment["PARLEY_FILE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("parley-proc-\(UUID())").path
         environment.merge(extra) { _, new in new }
-        let child = try ChildProcess.spawn(binary.path, ["serve"], environment: environment, standardError: 2)
+        let child = try ChildProcess.spawn(binary.path, ["serve"], environment: environment, standardError: standardError)
         self.child = child
         let ready = try await eventually(within: .seconds(30), every: .milliseconds(100)) { Self.answers(port: self.port) }
         guard ready else {
@@ -72,7 +75,21 @@ final class ServerProcess: Sendable {
         return termination
     }
 
-    private static func freePort() throws -> Int {
+    /// One request on a connection of its own (`Connection: close`): the status and the whole answer.
+    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil, port: Int? = nil)
+        async throws -> (status: Int, text: String)
+    {
+        let connection = try RawConnection(port: port ?? self.port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: parley\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        guard connection.send(head + "\r\n" + (body ?? "")) else { throw TestFailure("could not send to port \(port ?? self.port)") }
+        let answer = await connection.readUntilClosed(timeout: .seconds(20))
+        guard let status = Int(answer.text.dropFirst(9).prefix(3)) else { throw TestFailure("no HTTP answer: \(answer.text)") }
+        return (status, answer.text)
+    }
+
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -1,0 +1,39 @@
+import Metrics
+import Prometheus
+
+/// Bootstraps swift-metrics with a Prometheus registry, which `GET /metrics` renders. Called once,
+/// before anything records a metric (a metric made earlier would record nowhere).
+func bootstrapMetrics() -> PrometheusCollectorRegistry {
+    let registry = PrometheusCollectorRegistry()
+    var factory = PrometheusMetricsFactory(registry: registry)
+    factory.nameAndLabelSanitizer = { name, labels in
+        (hummingbirdNames[name] ?? name, labels.map { (hummingbirdLabels[$0.0] ?? $0.0, $0.1) })
+    }
+    // Waits for a connection and thumbnails are far from the request latencies of the default buckets.
+    factory.durationHistogramBuckets["parley_db_connection_wait_seconds"] = [
+        .microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500),
+        .seconds(1), .seconds(5)
+    ]
+    factory.durationHistogramBuckets["parley_thumbnail_seconds"] = [
+        .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .seconds(2), .seconds(5), .seconds(10), .seconds(30)
+    ]
+    factory.valueHistogramBuckets["parley_db_pipeline_batch_size"] = [1, 2, 4, 8, 16, 32]
+    MetricsSystem.bootstrap(factory)
+    return registry
+}
+
+/// Hummingbird's `MetricsMiddleware` uses OpenTelemetry's names; these are Prometheus's
+/// conventions (a `parley_` prefix, `_total` counters, units in the name).
+private let hummingbirdNames = [
+    "hb.requests": "parley_http_requests_total",
+    "http.server.request.duration": "parley_http_request_duration_seconds",
+    "hb.request.errors": "parley_http_request_errors_total",
+    "http.server.active_requests": "parley_http_active_requests"
+]
+private let hummingbirdLabels = [
+    "http.route": "route",
+    "http.request.method": "method",
+    "http.response.status_code": "status",
+    "error.type": "status"
+]

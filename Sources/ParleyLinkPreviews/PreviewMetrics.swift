@@ -1,0 +1,11 @@
+import Metrics
+
+/// Link-preview figures on `/metrics` (created on first use, after the server has bootstrapped
+/// its metrics backend).
+enum PreviewMetrics {
+    /// Pages fetched (cache misses).
+    static let fetches = Counter(label: "parley_link_preview_fetches_total")
+    /// Fetches that were refused by the guard, failed, or found no HTML page.
+    static let errors = Counter(label: "parley_link_preview_errors_total")
+    static let cacheHits = Counter(label: "parley_link_preview_cache_hits_total")
+}
