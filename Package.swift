@@ -161,7 +161,7 @@ let package = Package(
             name: "ParleyHTTP",
             dependencies: [
                 "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents",
-                "ParleyWebhooks",
+                "ParleyWebhooks", "CurlHTTP",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -179,7 +179,7 @@ let package = Package(
         .executableTarget(
             name: "Parley",
             dependencies: [
-                "ParleyContainer", "ParleyCore", "ParleyHTTP", "Postgres",
+                "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyTranslation", "ParleyWebhooks", "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

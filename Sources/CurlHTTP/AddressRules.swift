@@ -103,7 +103,7 @@ struct IPv6 {
     }
 }
 
-private func bitsMatch(_ address: [UInt8], _ prefix: [UInt8], _ length: Int) -> Bool {
+func bitsMatch(_ address: [UInt8], _ prefix: [UInt8], _ length: Int) -> Bool {
     var remaining = length
     for index in prefix.indices where remaining > 0 {
         let bits = min(8, remaining)

@@ -1,12 +1,16 @@
 import ArgumentParser
 
-/// `parley serve` and `parley migrate`; configuration comes from the environment (see README).
+/// `parley serve`, `parley migrate` and the admin commands; configuration comes from the
+/// environment (see README).
 @main
 struct ParleyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley",
         abstract: "Parley, a self-hosted chat platform server.",
-        subcommands: [ServeCommand.self, MigrateCommand.self],
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, UserCommand.self, TokenCommand.self, ChannelCommand.self, ReportCommand.self,
+            WebhookCommand.self, DoctorCommand.self
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

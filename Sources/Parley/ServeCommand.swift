@@ -24,20 +24,21 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("parley listening", metadata: ["url": "http://\(config.host):\(config.port)"])
         try await app.runService()
     }
+}
 
-    /// Refuses to serve a database with unapplied or changed migrations, unless told to apply them.
-    private func checkMigrations(_ config: Config, logger: Logger) async throws {
-        let status = try await withMigrationConnection(config, logger: logger) { connection, migrator in
-            if config.autoMigrate { try migrator.migrate(on: connection) }
-            return try migrator.status(on: connection)
-        }
-        if !status.changed.isEmpty {
-            throw ValidationError("Applied migrations \(status.changed) were changed since; restore them and add a new migration instead.")
-        }
-        if !status.pending.isEmpty {
-            let names = status.pending.map(\.name).joined(separator: ", ")
-            throw ValidationError("The database has unapplied migrations (\(names)). Run `parley migrate` or set PARLEY_AUTO_MIGRATE=true.")
-        }
+/// Refuses to serve (or administer) a database with unapplied or changed migrations, unless told
+/// to apply them.
+func checkMigrations(_ config: Config, logger: Logger) async throws {
+    let status = try await withMigrationConnection(config, logger: logger) { connection, migrator in
+        if config.autoMigrate { try migrator.migrate(on: connection) }
+        return try migrator.status(on: connection)
+    }
+    if !status.changed.isEmpty {
+        throw ValidationError("Applied migrations \(status.changed) were changed since; restore them and add a new migration instead.")
+    }
+    if !status.pending.isEmpty {
+        let names = status.pending.map(\.name).joined(separator: ", ")
+        throw ValidationError("The database has unapplied migrations (\(names)). Run `parley migrate` or set PARLEY_AUTO_MIGRATE=true.")
     }
 }
 

@@ -46,6 +46,8 @@ public struct Container: Sendable {
     /// The kinds of channel whose moderation routes exist.
     public let moderatedChannelKinds: [ChannelKind]
     public let files: FileService
+    /// The translation provider behind messages (for `parley doctor`'s reachability check).
+    public let translator: MessageTranslator
     public let webhooks: WebhookService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
@@ -132,6 +134,7 @@ public struct Container: Sendable {
                 reportsPerHour: config.limits.reportsPerHour),
             moderatedChannelKinds: ChannelKind.allCases.filter { moderatedChannels[$0] != nil },
             files: files,
+            translator: translator,
             webhooks: WebhookService(store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),

@@ -46,6 +46,19 @@ public struct FileStorage: Sendable {
         for thumbnail in 1...3 { unlink(path(fileID, thumbnail: thumbnail)) }
     }
 
+    /// The ids of up to `limit` stored files, the first found (for checking the master key).
+    func someFileIDs(limit: Int) -> [String] {
+        var found: [String] = []
+        let manager = FileManager.default
+        for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where folder != "tmp" {
+            for name in (try? manager.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? [] where Self.isFileID(name) {
+                found.append(name)
+                if found.count == limit { return found }
+            }
+        }
+        return found
+    }
+
     /// Stored files and temporary files last changed before `cutoff`: the sweeper's candidates.
     func entries(olderThan cutoff: Date) -> (fileIDs: Set<String>, temporaryPaths: [String]) {
         let manager = FileManager.default

@@ -18,14 +18,8 @@ struct NewUserBody: Decodable {
     }
 
     func validated() throws -> NewUser {
-        let user = User(
-            userID: try Validation.userID(userID),
-            nickname: try Validation.text(nickname, field: "nickname", max: Validation.maxNicknameLength),
-            profileURL: try Validation.text(profileURL ?? "", field: "profile_url", max: Validation.maxProfileURLLength),
-            createdAt: 0,
-            metadata: try Validation.metadata(metadata ?? [:])
-        )
-        return NewUser(user: user, issueSessionToken: issueSessionToken ?? false)
+        try NewUser.checked(
+            userID: userID, nickname: nickname, profileURL: profileURL, metadata: metadata, issueSessionToken: issueSessionToken ?? false)
     }
 }
 

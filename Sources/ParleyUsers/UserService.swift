@@ -10,6 +10,20 @@ public struct NewUser: Sendable {
         self.user = user
         self.issueSessionToken = issueSessionToken
     }
+
+    /// A new user from a request's fields, each checked (API.md §2.2); for the HTTP API and the CLI.
+    public static func checked(
+        userID: String, nickname: String, profileURL: String?, metadata: [String: String]?, issueSessionToken: Bool
+    ) throws -> NewUser {
+        let user = User(
+            userID: try Validation.userID(userID),
+            nickname: try Validation.text(nickname, field: "nickname", max: Validation.maxNicknameLength),
+            profileURL: try Validation.text(profileURL ?? "", field: "profile_url", max: Validation.maxProfileURLLength),
+            createdAt: 0,
+            metadata: try Validation.metadata(metadata ?? [:])
+        )
+        return NewUser(user: user, issueSessionToken: issueSessionToken)
+    }
 }
 
 /// A user as one caller may see them: the whole resource for the admin and the user themself,

@@ -1,3 +1,4 @@
+import CurlHTTP
 import HTTPTypes
 import NIOCore
 import ParleyContainer

@@ -6,68 +6,79 @@ import Testing
 /// process, by the server.
 @Suite struct MetricsTests {
     @Test func onTheAPIPortOnlyTheApiTokenReadsThem() async throws {
-        try await TestServer.withAPI { api in
-            let process = try await ServerProcess()
-            defer { process.stop() }
-            let cast = try await api.cast("metrics", 2)
-            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
-            let anonymous = try await process.request("GET", "/metrics")
-            #expect(anonymous.status == 401)
-            #expect(anonymous.text.contains("400401"))
-            let session = try await process.request("GET", "/metrics", headers: ["Session-Token": cast.tokens[cast[0]]!])
-            #expect(session.status == 401)
-            let wrong = try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken + "x"])
-            #expect(wrong.status == 401)
+        // A database of its own: a server process on the common one would read the event log of
+        // every other test running meanwhile.
+        try await OwnDatabase.with { database in
+            try await TestServer.withAPI({ $0.databaseURL = database }) { api in
+                let process = try await ServerProcess(environment: ["DATABASE_URL": database])
+                defer { process.stop() }
+                let cast = try await api.cast("metrics", 2)
+                let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+                let anonymous = try await process.request("GET", "/metrics")
+                #expect(anonymous.status == 401)
+                #expect(anonymous.text.contains("400401"))
+                let session = try await process.request("GET", "/metrics", headers: ["Session-Token": cast.tokens[cast[0]]!])
+                #expect(session.status == 401)
+                let wrong = try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken + "x"])
+                #expect(wrong.status == 401)
 
-            #expect(try await process.request("GET", "/v3/users/no-such-user", headers: ["Api-Token": TestServer.apiToken]).status == 404)
-            let socket = EventSocket(port: process.port, token: cast.tokens[cast[1]]!)
-            _ = try await socket.hello()
-            let sent = try await process.request(
-                "POST", "/v3/group_channels/\(channel)/messages", headers: ["Session-Token": cast.tokens[cast[0]]!],
-                body: #"{"message":"counted"}"#)
-            #expect(sent.status == 201)
-            _ = try await socket.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "counted" }
+                #expect(
+                    try await process.request("GET", "/v3/users/no-such-user", headers: ["Api-Token": TestServer.apiToken]).status == 404)
+                let socket = EventSocket(port: process.port, token: cast.tokens[cast[1]]!)
+                _ = try await socket.hello()
+                let sent = try await process.request(
+                    "POST", "/v3/group_channels/\(channel)/messages", headers: ["Session-Token": cast.tokens[cast[0]]!],
+                    body: #"{"message":"counted"}"#)
+                #expect(sent.status == 201)
+                _ = try await socket.waitFor { ($0["data"] as? [String: Any])?["message"] as? String == "counted" }
 
-            let scraped = try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken])
-            #expect(scraped.status == 200)
-            #expect(scraped.text.lowercased().contains("content-type: text/plain; version=0.0.4"))
-            let samples = Self.samples(scraped.text)
-            #expect(samples[#"parley_http_requests_total{route="/v3/users/{user_id}",method="GET",status="404"}"#] == 1)
-            #expect(samples[#"parley_http_requests_total{route="/metrics",method="GET",status="401"}"#] == 3)
-            #expect(
-                samples[#"parley_http_requests_total{route="/v3/group_channels/{channel_url}/messages",method="POST",status="201"}"#] == 1)
-            #expect(samples[#"parley_http_request_duration_seconds_count{route="/v3/users/{user_id}",method="GET",status="404"}"#] == 1)
-            #expect(samples["parley_event_sockets_open"] == 1)
-            #expect((samples["parley_events_delivered_total"] ?? 0) >= 1)
-            #expect((samples["parley_db_connection_wait_seconds_count"] ?? 0) >= 1)
-            #expect((samples["parley_db_pipeline_batch_size_count"] ?? 0) >= 1)
-            #expect(samples["parley_db_connections_in_use"] != nil)
-            #expect(samples["parley_db_connection_waiters"] == 0)
-            #expect(samples["parley_webhook_queue_pending"] == 0)
-            // Nothing identifying a user or a channel is a label.
-            #expect(!scraped.text.contains(cast[0]) && !scraped.text.contains(channel))
-            socket.close()
+                let scraped = try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken])
+                #expect(scraped.status == 200)
+                #expect(scraped.text.lowercased().contains("content-type: text/plain; version=0.0.4"))
+                let samples = Self.samples(scraped.text)
+                #expect(samples[#"parley_http_requests_total{route="/v3/users/{user_id}",method="GET",status="404"}"#] == 1)
+                #expect(samples[#"parley_http_requests_total{route="/metrics",method="GET",status="401"}"#] == 3)
+                #expect(
+                    samples[#"parley_http_requests_total{route="/v3/group_channels/{channel_url}/messages",method="POST",status="201"}"#]
+                        == 1)
+                #expect(samples[#"parley_http_request_duration_seconds_count{route="/v3/users/{user_id}",method="GET",status="404"}"#] == 1)
+                #expect(samples["parley_event_sockets_open"] == 1)
+                #expect((samples["parley_events_delivered_total"] ?? 0) >= 1)
+                #expect((samples["parley_db_connection_wait_seconds_count"] ?? 0) >= 1)
+                #expect((samples["parley_db_pipeline_batch_size_count"] ?? 0) >= 1)
+                #expect(samples["parley_db_connections_in_use"] != nil)
+                #expect(samples["parley_db_connection_waiters"] == 0)
+                #expect(samples["parley_webhook_queue_pending"] == 0)
+                // Nothing identifying a user or a channel is a label.
+                #expect(!scraped.text.contains(cast[0]) && !scraped.text.contains(channel))
+                socket.close()
+            }
         }
     }
 
     @Test func onAPortOfTheirOwnTheyNeedNoTokenAndLeaveTheAPIPort() async throws {
-        let metricsPort = try ServerProcess.freePort()
-        let process = try await ServerProcess(environment: ["PARLEY_METRICS_PORT": String(metricsPort)])
-        defer { process.stop() }
-        #expect(try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken]).status == 404)
-        #expect(try await process.request("GET", "/health").status == 200)
-        let scraped = try await process.request("GET", "/metrics", port: metricsPort)
-        #expect(scraped.status == 200)
-        // The test's own readiness polls count too.
-        #expect((Self.samples(scraped.text)[#"parley_http_requests_total{route="/health",method="GET",status="200"}"#] ?? 0) >= 1)
-        // Only /metrics is there.
-        #expect(try await process.request("GET", "/v3/users", headers: ["Api-Token": TestServer.apiToken], port: metricsPort).status == 404)
+        try await OwnDatabase.with { database in
+            let metricsPort = try ServerProcess.freePort()
+            let process = try await ServerProcess(environment: ["DATABASE_URL": database, "PARLEY_METRICS_PORT": String(metricsPort)])
+            defer { process.stop() }
+            #expect(try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken]).status == 404)
+            #expect(try await process.request("GET", "/health").status == 200)
+            let scraped = try await process.request("GET", "/metrics", port: metricsPort)
+            #expect(scraped.status == 200)
+            // The test's own readiness polls count too.
+            #expect((Self.samples(scraped.text)[#"parley_http_requests_total{route="/health",method="GET",status="200"}"#] ?? 0) >= 1)
+            // Only /metrics is there.
+            #expect(
+                try await process.request("GET", "/v3/users", headers: ["Api-Token": TestServer.apiToken], port: metricsPort).status == 404)
+        }
     }
 
     @Test func turnedOffTheyAreNowhere() async throws {
-        let process = try await ServerProcess(environment: ["PARLEY_METRICS": "false"])
-        defer { process.stop() }
-        #expect(try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken]).status == 404)
+        try await OwnDatabase.with { database in
+            let process = try await ServerProcess(environment: ["DATABASE_URL": database, "PARLEY_METRICS": "false"])
+            defer { process.stop() }
+            #expect(try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken]).status == 404)
+        }
     }
 
     /// `name{labels} value` lines of the exposition, by series.

@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// An IP address (4 or 16 bytes) or a network in CIDR notation, for `PARLEY_TRUSTED_PROXIES`.
+/// An IP address (4 or 16 bytes) or a network in CIDR notation, for `PARLEY_TRUSTED_PROXIES`
+/// (inbound: which peers are proxies; it lives beside the outbound address rules it shares
+/// parsing and prefix matching with).
+///
 /// An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, how a dual-stack socket reports an IPv4
 /// peer) is taken as the IPv4 address it carries.
 public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
@@ -28,24 +25,14 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
     }
 
     public func contains(_ address: [UInt8]) -> Bool {
-        guard address.count == prefix.count else { return false }
-        var remaining = length
-        for index in prefix.indices where remaining > 0 {
-            let bits = min(8, remaining)
-            let mask = UInt8(truncatingIfNeeded: 0xFF << (8 - bits))
-            if address[index] & mask != prefix[index] & mask { return false }
-            remaining -= bits
-        }
-        return true
+        address.count == prefix.count && bitsMatch(address, prefix, length)
     }
 
     /// The address's bytes (IPv4-mapped IPv6 as IPv4), or nil when it is not an IP address.
     public static func bytes(of text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: v4.s_addr) { Array($0) } }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        if let v4 = IPv4(text) { return v4.bytes }
+        guard let v6 = IPv6(text) else { return nil }
+        let bytes = v6.bytes
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff { return Array(bytes[12..<16]) }
         return bytes
     }
