@@ -16,8 +16,8 @@ public struct TranslationSettings: Sendable {
     /// Why these settings cannot work, worded for the operator; nil when they can.
     public var problem: String? {
         switch provider {
-        case .google,
-            .deepl where (key ?? "").isEmpty:
+        // Each pattern needs its own `where`: `case .google, .deepl where …` would refuse Google always.
+        case .google where (key ?? "").isEmpty, .deepl where (key ?? "").isEmpty:
             "PARLEY_TRANSLATION_KEY is required for PARLEY_TRANSLATION_PROVIDER=\(provider.rawValue)."
         default:
             if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {

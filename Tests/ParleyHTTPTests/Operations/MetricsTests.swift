@@ -56,6 +56,69 @@ import Testing
         }
     }
 
+    /// The outbound and file figures: a translation that works and one the provider refuses, a
+    /// link whose page cannot be reached, an image upload with its thumbnail.
+    @Test func providersUploadsAndThumbnailsAreCounted() async throws {
+        let provider = FakeTranslationProvider(.google)
+        try await provider.run { providerURL in
+            try await OwnDatabase.with { database in
+                try await TestServer.withAPI({ $0.databaseURL = database }) { api in
+                    let process = try await ServerProcess(environment: [
+                        "DATABASE_URL": database, "PARLEY_TRANSLATION_PROVIDER": "google", "PARLEY_TRANSLATION_URL": providerURL,
+                        "PARLEY_TRANSLATION_KEY": provider.key, "PARLEY_OUTBOUND_ALLOW_HOSTS": "127.0.0.1:9",
+                        // Its own address would never be previewed.
+                        "PARLEY_PUBLIC_URL": "http://files.test"
+                    ])
+                    defer { process.stop() }
+                    let cast = try await api.cast("counted", 1)
+                    let channel = try await api.createChannel(["user_ids": [cast[0]]])
+                    let session = ["Session-Token": cast.tokens[cast[0]]!]
+                    let base = "/v3/group_channels/\(channel)/messages"
+                    // Nothing listens on port 9: the preview's fetch fails.
+                    let sent = try await process.request(
+                        "POST", base, headers: session, body: #"{"message":"see http://127.0.0.1:9/page"}"#)
+                    #expect(sent.status == 201)
+                    let body = sent.text.components(separatedBy: "\r\n\r\n").dropFirst().joined()
+                    let message = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                    let id = try #require(message?["message_id"] as? Int)
+                    let path = "\(base)/\(id)/translation"
+                    #expect(try await process.request("POST", path, headers: session, body: #"{"target_langs":["es"]}"#).status == 200)
+                    provider.script([
+                        .fail(status: 400, body: #"{"error":{"code":400,"message":"Bad language","errors":[{"reason":"invalid"}]}}"#)
+                    ])
+                    #expect(try await process.request("POST", path, headers: session, body: #"{"target_langs":["fr"]}"#).status != 200)
+
+                    let image = try Media.jpeg(64, 48)
+                    let boundary = "counted-\(UUID())"
+                    var form = Array(
+                        ("--\(boundary)\r\nContent-Disposition: form-data; name=\"thumbnail1\"\r\n\r\n32x32\r\n"
+                            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\n"
+                            + "Content-Type: image/jpeg\r\n\r\n").utf8)
+                    form += image + Array("\r\n--\(boundary)--\r\n".utf8)
+                    let uploaded = try await process.request(
+                        "POST", base, headers: session.merging(["Content-Type": "multipart/form-data; boundary=\(boundary)"]) { $1 },
+                        bytes: form)
+                    #expect(uploaded.status == 201, "\(uploaded.text)")
+
+                    var samples: [String: Double] = [:]
+                    #expect(
+                        try await eventually {
+                            samples = Self.samples(
+                                try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken]).text)
+                            return samples["parley_link_preview_errors_total"] == 1
+                        })
+                    #expect(samples["parley_link_preview_fetches_total"] == 1)
+                    #expect(samples["parley_translation_calls_total"] == 2)
+                    #expect(samples["parley_translation_errors_total"] == 1)
+                    #expect(samples["parley_uploads_total"] == 1)
+                    #expect(samples["parley_upload_bytes_total"] == Double(image.count))
+                    #expect(samples[#"parley_thumbnails_total{outcome="made"}"#] == 1)
+                    #expect(samples["parley_thumbnail_seconds_count"] == 1)
+                }
+            }
+        }
+    }
+
     @Test func onAPortOfTheirOwnTheyNeedNoTokenAndLeaveTheAPIPort() async throws {
         try await OwnDatabase.with { database in
             let metricsPort = try ServerProcess.freePort()

@@ -76,14 +76,27 @@ final class ServerProcess: Sendable {
     }
 
     /// One request on a connection of its own (`Connection: close`): the status and the whole answer.
+    /// `body` is JSON unless `headers` name another `Content-Type`.
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil, port: Int? = nil)
+        async throws -> (status: Int, text: String)
+    {
+        try await request(method, path, headers: headers, bytes: body.map { Array($0.utf8) }, port: port)
+    }
+
+    func request(_ method: String, _ path: String, headers: [String: String] = [:], bytes body: [UInt8]?, port: Int? = nil)
         async throws -> (status: Int, text: String)
     {
         let connection = try RawConnection(port: port ?? self.port)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: parley\r\nConnection: close\r\n"
+        var headers = headers
+        if let body {
+            if headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
+            headers["Content-Length"] = String(body.count)
+        }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
-        guard connection.send(head + "\r\n" + (body ?? "")) else { throw TestFailure("could not send to port \(port ?? self.port)") }
+        guard connection.send(Array((head + "\r\n").utf8) + (body ?? [])) else {
+            throw TestFailure("could not send to port \(port ?? self.port)")
+        }
         let answer = await connection.readUntilClosed(timeout: .seconds(20))
         guard let status = Int(answer.text.dropFirst(9).prefix(3)) else { throw TestFailure("no HTTP answer: \(answer.text)") }
         return (status, answer.text)
