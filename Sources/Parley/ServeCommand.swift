@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ParleyContainer
+import ParleyFiles
 import ParleyHTTP
 import Postgres
 
@@ -20,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         let metricsRegistry = bootstrapMetrics()
         try await checkMigrations(config, logger: logger)
         let container = try Container.live(config: config, logger: logger, metricsRegistry: metricsRegistry)
+        try await checkFileKey(container, logger: logger)
         let app = buildApplication(container: container)
         logger.info("parley listening", metadata: ["url": "http://\(config.host):\(config.port)"])
         try await app.runService()
@@ -39,6 +41,22 @@ func checkMigrations(_ config: Config, logger: Logger) async throws {
     if !status.pending.isEmpty {
         let names = status.pending.map(\.name).joined(separator: ", ")
         throw ValidationError("The database has unapplied migrations (\(names)). Run `parley migrate` or set PARLEY_AUTO_MIGRATE=true.")
+    }
+}
+
+/// Refuses to serve stored files with a master key that opens none of them: downloads would all
+/// fail, and new files would be stored under a key the old ones do not share. A few files that do
+/// not open while others do are damaged ones, logged.
+func checkFileKey(_ container: Container, logger: Logger) async throws {
+    let check = await container.files.checkMasterKey()
+    if check.isWrongKey {
+        await container.shutdown()
+        throw ValidationError(
+            "PARLEY_FILE_KEY opens none of the \(check.checked) stored files tried (\(check.failures[0].reason)). "
+                + Findings.wrongKeyAdvice)
+    }
+    for failure in check.failures {
+        logger.error("a stored file does not open", metadata: ["file_id": "\(failure.fileID)", "reason": "\(failure.reason)"])
     }
 }
 

@@ -1,12 +1,19 @@
-/// Whether `PARLEY_FILE_KEY` opens the stored files (`parley doctor`): a restored or moved
-/// deployment started with another key serves every download as an error.
-public enum MasterKeyCheck: Sendable, Equatable {
-    case noFiles
-    /// Every file tried opened.
-    case opens(checked: Int)
-    /// This file's key does not unwrap: the master key is not the one it was stored with (or the
-    /// file was tampered with).
-    case fails(fileID: String, reason: String, checked: Int)
+/// Whether `PARLEY_FILE_KEY` opens the stored files (`parley doctor`, and `parley serve` at
+/// start): a restored or moved deployment started with another key would answer every download
+/// with an error and store new files under a key the old ones do not share.
+public struct MasterKeyCheck: Sendable, Equatable {
+    /// Files tried.
+    public var checked = 0
+    /// Those whose key did not unwrap (another master key, or a damaged file), with the reason.
+    public var failures: [Failure] = []
+
+    public struct Failure: Sendable, Equatable {
+        public let fileID: String
+        public let reason: String
+    }
+
+    /// Files were tried and none opened: the key is not the one they were stored with.
+    public var isWrongKey: Bool { checked > 0 && failures.count == checked }
 }
 
 extension FileService {
@@ -14,17 +21,17 @@ extension FileService {
     public func checkMasterKey(sample: Int = 5) async -> MasterKeyCheck {
         let (storage, keyring) = (storage, keyring)
         let check = try? await BlockingWork.run { () -> MasterKeyCheck in
-            let fileIDs = storage.someFileIDs(limit: sample)
-            guard !fileIDs.isEmpty else { return .noFiles }
-            for (index, fileID) in fileIDs.enumerated() {
+            var check = MasterKeyCheck()
+            for fileID in storage.someFileIDs(limit: sample) {
+                check.checked += 1
                 do {
                     _ = try EncryptedFileReader(path: storage.path(fileID), fileID: fileID, keyring: keyring)
                 } catch {
-                    return .fails(fileID: fileID, reason: "\(error)", checked: index + 1)
+                    check.failures.append(.init(fileID: fileID, reason: "\(error)"))
                 }
             }
-            return .opens(checked: fileIDs.count)
+            return check
         }
-        return check ?? .fails(fileID: "-", reason: "the file threads are stopped", checked: 0)
+        return check ?? MasterKeyCheck(checked: 1, failures: [.init(fileID: "-", reason: "the file threads are stopped")])
     }
 }

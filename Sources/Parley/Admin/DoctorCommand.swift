@@ -152,16 +152,22 @@ struct Findings {
     }
 
     mutating func fileKey(_ files: FileService) async {
-        switch await files.checkMasterKey() {
-        case .noFiles: report(.ok, "file key", "no stored files to check it against yet")
-        case .opens(let checked): report(.ok, "file key", "opens the \(checked) stored file(s) tried")
-        case .fails(let fileID, let reason, _):
+        let check = await files.checkMasterKey()
+        if let failure = check.failures.first {
             report(
                 .failure, "file key",
-                "PARLEY_FILE_KEY does not open stored file \(fileID) (\(reason)): it is not the key the files were stored with; "
-                    + "start with the original key (a restored deployment needs the key of its backup)")
+                "PARLEY_FILE_KEY does not open stored file \(failure.fileID) (\(failure.reason)); \(check.failures.count) of the "
+                    + "\(check.checked) tried fail. \(check.isWrongKey ? Self.wrongKeyAdvice : "Those files are damaged; restore them from a backup.")"
+            )
+        } else if check.checked == 0 {
+            report(.ok, "file key", "no stored files to check it against yet")
+        } else {
+            report(.ok, "file key", "opens the \(check.checked) stored file(s) tried")
         }
     }
+
+    static let wrongKeyAdvice =
+        "It is not the key the files were stored with: start with the original key (a restored deployment needs the key of its backup)."
 
     mutating func thumbnails(_ settings: FileSettings) {
         do {

@@ -161,6 +161,11 @@ import Testing
             let wrongKey = try Self.parley(["doctor"], database: database, fileKey: otherKey, fileDirectory: files)
             #expect(wrongKey.status == 1)
             #expect(wrongKey.output.contains("[FAIL] file key: PARLEY_FILE_KEY does not open stored file"), "\(wrongKey.output)")
+            // The server refuses to start with it rather than store new files under another key.
+            let refused = try Self.parley(
+                ["serve"], database: database, fileKey: otherKey, fileDirectory: files, environment: ["PARLEY_PORT": "0"])
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("PARLEY_FILE_KEY opens none of the 1 stored files tried"), "\(refused.output)")
 
             let unreachable = try Self.parley(
                 ["doctor"], database: database.replacingOccurrences(of: "dbname=", with: "dbname=missing_"), fileDirectory: files)
