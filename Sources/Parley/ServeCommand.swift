@@ -36,11 +36,11 @@ func checkMigrations(_ config: Config, logger: Logger) async throws {
         return try migrator.status(on: connection)
     }
     if !status.changed.isEmpty {
-        throw ValidationError("Applied migrations \(status.changed) were changed since; restore them and add a new migration instead.")
+        throw StartupRefusal("Applied migrations \(status.changed) were changed since; restore them and add a new migration instead.")
     }
     if !status.pending.isEmpty {
         let names = status.pending.map(\.name).joined(separator: ", ")
-        throw ValidationError("The database has unapplied migrations (\(names)). Run `parley migrate` or set PARLEY_AUTO_MIGRATE=true.")
+        throw StartupRefusal("The database has unapplied migrations (\(names)). Run `parley migrate` or set PARLEY_AUTO_MIGRATE=true.")
     }
 }
 
@@ -51,7 +51,7 @@ func checkFileKey(_ container: Container, logger: Logger) async throws {
     let check = await container.files.checkMasterKey()
     if check.isWrongKey {
         await container.shutdown()
-        throw ValidationError(
+        throw StartupRefusal(
             "PARLEY_FILE_KEY opens none of the \(check.checked) stored files tried (\(check.failures[0].reason)). "
                 + Findings.wrongKeyAdvice)
     }
@@ -74,11 +74,19 @@ struct MigrateCommand: AsyncParsableCommand {
     }
 }
 
+/// Why the command cannot start, worded for the operator; printed as `Error: …` without the
+/// usage text that ArgumentParser adds to a `ValidationError` (nothing was wrong with the
+/// command line).
+struct StartupRefusal: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 func loadConfig() throws -> Config {
     do {
         return try Config.fromEnvironment()
     } catch let error as ConfigError {
-        throw ValidationError(error.description)
+        throw StartupRefusal(error.description)
     }
 }
 
