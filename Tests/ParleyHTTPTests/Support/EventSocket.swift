@@ -88,8 +88,10 @@ final class EventSocket: Sendable {
 
     func events(ofType type: String) -> [[String: Any]] { events.filter { $0["type"] as? String == type } }
 
-    /// Waits until a frame satisfies `match`, and returns it.
-    func waitFor(within limit: Duration = .seconds(10), _ match: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
+    /// Waits until a frame satisfies `match`, and returns it. The default is long: a frame that
+    /// comes returns at once, and on two cores shared with the whole suite (the test servers have
+    /// four database connections each) a change and its event may take seconds.
+    func waitFor(within limit: Duration = .seconds(30), _ match: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
         var found: [String: Any]?
         _ = try await eventually(within: limit) {
             found = frames.first(where: match)
@@ -99,7 +101,7 @@ final class EventSocket: Sendable {
         return found
     }
 
-    func waitForEvent(_ type: String, within limit: Duration = .seconds(10)) async throws -> [String: Any] {
+    func waitForEvent(_ type: String, within limit: Duration = .seconds(30)) async throws -> [String: Any] {
         try await waitFor(within: limit) { $0["type"] as? String == type }
     }
 
