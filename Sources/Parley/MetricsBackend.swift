@@ -6,9 +6,6 @@ import Prometheus
 func bootstrapMetrics() -> PrometheusCollectorRegistry {
     let registry = PrometheusCollectorRegistry()
     var factory = PrometheusMetricsFactory(registry: registry)
-    factory.nameAndLabelSanitizer = { name, labels in
-        (hummingbirdNames[name] ?? name, labels.map { (hummingbirdLabels[$0.0] ?? $0.0, $0.1) })
-    }
     // Waits for a connection and thumbnails are far from the request latencies of the default buckets.
     factory.durationHistogramBuckets["parley_db_connection_wait_seconds"] = [
         .microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500),
@@ -22,18 +19,3 @@ func bootstrapMetrics() -> PrometheusCollectorRegistry {
     MetricsSystem.bootstrap(factory)
     return registry
 }
-
-/// Hummingbird's `MetricsMiddleware` uses OpenTelemetry's names; these are Prometheus's
-/// conventions (a `parley_` prefix, `_total` counters, units in the name).
-private let hummingbirdNames = [
-    "hb.requests": "parley_http_requests_total",
-    "http.server.request.duration": "parley_http_request_duration_seconds",
-    "hb.request.errors": "parley_http_request_errors_total",
-    "http.server.active_requests": "parley_http_active_requests"
-]
-private let hummingbirdLabels = [
-    "http.route": "route",
-    "http.request.method": "method",
-    "http.response.status_code": "status",
-    "error.type": "status"
-]

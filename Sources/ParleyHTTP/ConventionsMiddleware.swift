@@ -2,7 +2,7 @@ import Hummingbird
 
 /// The conventions of API.md §1 that hold for every request, applied in one layer: the request
 /// id, the refusal of U+0000 in the path and query, the JSON body limit, the error body for
-/// every failure, and the request log.
+/// every failure, the request metrics and the request log.
 ///
 /// One middleware rather than three: every layer of Hummingbird's middleware chain is an async
 /// call with its own copies of the request and context. Merging the three (and setting file
@@ -14,9 +14,13 @@ struct ConventionsMiddleware: RouterMiddleware {
     /// `Limits.jsonBodyBytes`: what `request.decode` reads at most.
     let maxJSONBodyBytes: Int
     let requestLog: RequestLog
+    /// Nil when metrics are off.
+    let metrics: RequestMetrics?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
+        metrics?.active.increment()
+        defer { metrics?.active.decrement() }
         var context = context
         RequestIDHeader.adopt(request, into: &context)
         context.maxUploadSize = maxJSONBodyBytes
@@ -28,7 +32,9 @@ struct ConventionsMiddleware: RouterMiddleware {
             response = errors.response(for: error, request: request, context: context)
         }
         response.headers[RequestIDHeader.name] = context.id
-        requestLog.attach(to: &response, request: request, context: context, started: started)
+        let route = context.endpointPath ?? "unmatched"
+        metrics?.record(route: route, method: request.method, status: Int(response.status.code), since: started)
+        requestLog.record(request, route: route, status: Int(response.status.code), context: context, since: started)
         return response
     }
 }

@@ -7,35 +7,17 @@ import Logging
 struct RequestLog: Sendable {
     let clients: ForwardedClient
 
-    /// Logs the request once its body has been written (a download's duration includes sending
-    /// it). Hummingbird writes an in-memory body through the same writer calls, so wrapping it
-    /// costs no extra write.
-    func attach(
-        to response: inout Response, request: Request, context: ParleyRequestContext, started: ContinuousClock.Instant
-    ) {
+    /// Logs the request when its handler has returned (a download's streaming is not included:
+    /// waiting for the body to be written would cost every request a wrapped body).
+    func record(_ request: Request, route: String, status: Int, context: ParleyRequestContext, since started: ContinuousClock.Instant) {
         guard context.logger.logLevel <= .info else { return }
-        let status = response.status.code
-        let record = { @Sendable in log(request, status: status, context: context, started: started) }
-        let body = response.body
-        response.body = ResponseBody(contentLength: body.contentLength) { writer in
-            do {
-                try await body.write(writer)
-                record()
-            } catch {
-                record()
-                throw error
-            }
-        }
-    }
-
-    private func log(_ request: Request, status: Int, context: ParleyRequestContext, started: ContinuousClock.Instant) {
         let origin = clients.origin(peer: context.trace.peer, headers: request.headers)
         let elapsed = (ContinuousClock.now - started) / .microseconds(1)
         context.logger.info(
             "request",
             metadata: [
                 "method": .string(request.method.rawValue),
-                "route": .string(context.endpointPath ?? "unmatched"),
+                "route": .string(route),
                 "status": .stringConvertible(status),
                 "duration_ms": .string(Self.milliseconds(microseconds: Int(elapsed))),
                 "caller": .string(context.trace.callerID),

@@ -69,14 +69,11 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
 /// The router with every endpoint, behind the middlewares, all taken from the container.
 public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
     let router = Router(context: ParleyRequestContext.self)
-    if container.config.metrics != .off {
-        // Outermost: it counts every answer, errors included, by route template and status.
-        router.add(middleware: MetricsMiddleware())
-    }
     router.add(
         middleware: ConventionsMiddleware(
             errors: ErrorResponses(), maxJSONBodyBytes: container.config.limits.jsonBodyBytes,
-            requestLog: RequestLog(clients: ForwardedClient(trusted: container.config.trustedProxies))))
+            requestLog: RequestLog(clients: ForwardedClient(trusted: container.config.trustedProxies)),
+            metrics: container.config.metrics == .off ? nil : RequestMetrics()))
     addEndpoints(to: router, container: container)
     MethodNotAllowed.register(on: router)
     return router
