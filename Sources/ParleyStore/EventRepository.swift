@@ -127,9 +127,19 @@ public struct EventRepository {
     }
 
     /// Events after `after`, and those among `missing` that have appeared since, in id order.
+    ///
+    /// Two index lookups in a union: written as one `WHERE event_id > $1 OR event_id = ANY($2)`,
+    /// PostgreSQL walked the whole primary key in order and filtered it, 5.8 ms a read with the
+    /// 130,000 events of a benchmark (and growing with the 24 h kept), on every wake-up of every
+    /// instance; this is 0.1 ms.
     public func page(after: Int64, missing: [Int64], limit: Int) throws -> [Event] {
         let rows = try connection.query(
-            "SELECT \(Self.columns) FROM events WHERE event_id > $1 OR event_id = ANY($2::bigint[]) ORDER BY event_id LIMIT $3",
+            """
+            (SELECT \(Self.columns) FROM events WHERE event_id > $1 ORDER BY event_id LIMIT $3)
+            UNION ALL
+            (SELECT \(Self.columns) FROM events WHERE event_id = ANY($2::bigint[]) AND event_id <= $1)
+            ORDER BY event_id LIMIT $3
+            """,
             [after, missing, Int64(limit)]
         )
         return try rows.map(Self.decode)
