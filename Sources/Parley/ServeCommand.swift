@@ -35,12 +35,20 @@ func checkMigrations(_ config: Config, logger: Logger) async throws {
         if config.autoMigrate { try migrator.migrate(on: connection) }
         return try migrator.status(on: connection)
     }
-    if !status.changed.isEmpty {
-        throw StartupRefusal("Applied migrations \(status.changed) were changed since; restore them and add a new migration instead.")
-    }
-    if !status.pending.isEmpty {
-        let names = status.pending.map(\.name).joined(separator: ", ")
-        throw StartupRefusal("The database has unapplied migrations (\(names)). Run `parley migrate` or set PARLEY_AUTO_MIGRATE=true.")
+    if let problem = status.problem { throw StartupRefusal(problem) }
+}
+
+extension MigrationStatus {
+    /// What is wrong with the database's migrations, worded for the operator (`serve`, `doctor`).
+    var problem: String? {
+        if !changed.isEmpty {
+            return "Applied migrations \(changed) were changed since; restore them and add a new migration instead."
+        }
+        if !pending.isEmpty {
+            let names = pending.map(\.name).joined(separator: ", ")
+            return "The database has unapplied migrations (\(names)). Run `parley migrate` or set PARLEY_AUTO_MIGRATE=true."
+        }
+        return nil
     }
 }
 

@@ -19,15 +19,13 @@ enum AdminSession {
         let container = try Container.live(config: config, logger: logger)
         do {
             try await body(container)
-            await container.shutdown()
-        } catch let error as ParleyError {
-            await container.shutdown()
-            FileHandle.standardError.write(Data("error: \(error.message) (\(error.code))\n".utf8))
-            throw ExitCode(1)
         } catch {
             await container.shutdown()
-            throw error
+            guard let refusal = error as? ParleyError else { throw error }
+            FileHandle.standardError.write(Data("error: \(refusal.message) (\(refusal.code))\n".utf8))
+            throw ExitCode(1)
         }
+        await container.shutdown()
     }
 }
 

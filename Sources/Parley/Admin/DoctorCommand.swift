@@ -105,13 +105,8 @@ struct Findings {
             return false
         }
         report(.ok, "database", "reachable")
-        if !status.changed.isEmpty {
-            report(.failure, "migrations", "applied migrations were changed since: \(status.changed); restore those files")
-            return false
-        }
-        if !status.pending.isEmpty {
-            let names = status.pending.map(\.name).joined(separator: ", ")
-            report(.failure, "migrations", "\(status.pending.count) not applied (\(names)); run `parley migrate`")
+        if let problem = status.problem {
+            report(.failure, "migrations", problem)
             return false
         }
         report(.ok, "migrations", "all applied")
