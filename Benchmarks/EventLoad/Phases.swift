@@ -106,35 +106,3 @@ struct FanOut {
         micros.map { formatted(Double($0) / 1000) } ?? "-"
     }
 }
-
-/// Opens the sockets and holds them until told to stop; counts what they receive. SIGUSR1 asks
-/// for the count so far ("message_events N").
-func hold(tokens: [String], wsPort: Int, perToken: Int) async throws {
-    let signals = signalStream([SIGTERM, SIGINT, SIGUSR1])
-    let sockets = SocketSet(port: wsPort, tokens: tokens.flatMap { repeatElement($0, count: perToken) }, messageCount: 0)
-    try await sockets.run { openSeconds in
-        say("ready \(sockets.tokens.count) sockets opened in \(formatted(openSeconds, 1)) s")
-        for await number in signals {
-            guard number == SIGUSR1 else { break }
-            say("message_events \(sockets.messageEvents.load(ordering: .relaxed))")
-        }
-    }
-    let totals = sockets.totals
-    say(
-        "held \(sockets.tokens.count) frames \(totals.frames) message_events \(totals.messageEvents) closed_early \(totals.closedEarly) \(totals.closeCodes) cpu_seconds \(formatted(ownCPUSeconds()))"
-    )
-}
-
-/// The signals, as an async sequence.
-func signalStream(_ numbers: [Int32]) -> AsyncStream<Int32> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-    for number in numbers {
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { continuation.yield(number) }
-        source.resume()
-        // Kept for the life of the process.
-        _ = Unmanaged.passRetained(source as AnyObject)
-    }
-    return stream
-}

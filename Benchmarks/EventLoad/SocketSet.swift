@@ -25,9 +25,6 @@ final class SocketSet: Sendable {
     /// Benchmark messages received so far, over all sockets: the sender waits for it to reach
     /// messageCount × sockets.
     let delivered = Atomic<Int>(0)
-    /// `message_received` frames so far, over all sockets: whether the deliveries of sends made
-    /// by another program (wrk) have all arrived.
-    let messageEvents = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let state = Mutex<Totals>(Totals())
 
@@ -197,13 +194,7 @@ private final class FrameHandler: ChannelInboundHandler, Sendable {
                 return
             }
             let receipt = receiver.withLock { $0.absorb(frame.data, at: monotonicNanos()) }
-            switch receipt {
-            case .other: break
-            case .messageEvent: set.messageEvents.add(1, ordering: .relaxed)
-            case .newBenchmarkMessage:
-                set.messageEvents.add(1, ordering: .relaxed)
-                set.delivered.add(1, ordering: .relaxed)
-            }
+            if receipt == .newBenchmarkMessage { set.delivered.add(1, ordering: .relaxed) }
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)

@@ -11,10 +11,8 @@
 //       pace (the send time in each message's text), waits for every delivery and prints what
 //       arrived, the send-to-receive latencies, and the CPU the client, the servers and PostgreSQL
 //       (the postmaster and its children) used
-//   parley-event-load hold --tokens FILE --ws-port P [--per-token N]
-//       opens N sockets per token, prints "ready …" once every one has its hello, and holds them
-//       (counting the message events they receive; SIGUSR1 prints the count so far) until
-//       SIGTERM or SIGINT; then closes them and prints what they received
+// (Sockets held open while other programs send, for the idle and send phases, are
+// scripts/bench/event-hold.c's.)
 import Foundation
 import Logging
 import NIOCore
@@ -42,10 +40,6 @@ do {
             seconds: options.int("seconds", default: 20), serverPIDs: options.list("server-pids"),
             postgresPID: Int32(options.int("postgres-pid", default: 0))
         ).run()
-    case "hold":
-        try await hold(
-            tokens: try readTokens(options.string("tokens")), wsPort: options.int("ws-port"), perToken: options.int("per-token", default: 1)
-        )
     default:
         usage()
     }
@@ -55,7 +49,7 @@ do {
 }
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: parley-event-load tokens|fanout|hold [--option value …] (see main.swift)\n".utf8))
+    FileHandle.standardError.write(Data("usage: parley-event-load tokens|fanout [--option value …] (see main.swift)\n".utf8))
     exit(2)
 }
 

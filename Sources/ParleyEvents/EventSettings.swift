@@ -26,8 +26,8 @@ public struct EventSettings: Sendable {
     /// replay is read.
     public var socketQueueLimit = 4096
     /// `unread_count_changed` frames go out at most this often per instance, each with the
-    /// counts moved meanwhile.
-    public var unreadCoalescing: Duration = .milliseconds(200)
+    /// counts moved meanwhile (the first after a quiet spell at once).
+    public var unreadInterval: Duration = .seconds(1)
     /// How often the event log is looked at without a wake-up (a lost notification costs this).
     public var fallbackPollInterval: Duration = .seconds(1)
     /// Smart throttling (API.md §8.4): at most this many other participants' messages per second

@@ -38,6 +38,38 @@ import Testing
         }
     }
 
+    @Test func unreadCountsGoOutAtMostOncePerIntervalWithTheLatestCounts() async throws {
+        try await TestServer.withAPI({ $0.events.unreadInterval = .seconds(4) }) { api in
+            let cast = try await api.cast("evu", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+            let member = try await api.events(cast.tokens[cast[1]]!)
+            _ = try await member.hello()
+            // Whatever the channel's creation moved has gone out after one interval.
+            try await Task.sleep(for: .seconds(4.5))
+            let quiet = member.frames.count
+            func send(_ text: String) async throws {
+                let sent = try await api.post(
+                    "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "user_id": cast[0], "message": text],
+                    as: cast.session(0))
+                #expect(sent.status == 201)
+            }
+            func unreadCount(_ frame: [String: Any]) -> Int? {
+                guard frame["type"] as? String == "unread_count_changed" else { return nil }
+                return (frame["data"] as? [String: Any])?["unread_message_count"] as? Int
+            }
+            try await send("one")
+            _ = try await member.waitFor { unreadCount($0) == 1 }
+            let firstArrived = ContinuousClock.now
+            for text in ["two", "three", "four"] { try await send(text) }
+            _ = try await member.waitFor { unreadCount($0) == 4 }
+            // The three moves within the interval went out as one frame with the latest count,
+            // not sooner than the interval after the first.
+            #expect(ContinuousClock.now - firstArrived >= .seconds(3))
+            #expect(member.frames.dropFirst(quiet).compactMap(unreadCount) == [1, 4])
+            member.close()
+        }
+    }
+
     @Test func aBrowserAuthenticatesInItsFirstFrameOrIsClosedWith4001() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("evb", 1)
