@@ -64,6 +64,10 @@ final class EventHub: Sendable {
         state.withLock { state in state.socketOwners.map { ($0.key, $0.value) } }
     }
 
+    var socketCount: Int {
+        state.withLock { $0.subscriptionCount }
+    }
+
     var localUserIDs: Set<String> {
         state.withLock { Set($0.subscriptions.keys) }
     }

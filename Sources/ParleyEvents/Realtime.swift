@@ -20,6 +20,7 @@ public final class Realtime: Service, Sendable {
     /// This process, in `event_instances` and socket ids.
     public let instanceID: String
     private let closedSockets: ClosedSocketRecorder
+    private let presenceStatistics = PresenceStatistics()
 
     public init(
         store: Store, conninfo: String, settings: EventSettings, participation: any ParticipationSweep, clock: Clock, logger: Logger
@@ -191,6 +192,7 @@ extension Realtime {
         // instance whose LISTEN is still connecting would miss); the others on theirs.
         for socketID in surplus { closeSurplus(socketID) }
         let position = try await hub.register(subscription)
+        refreshPresenceStatisticsIfDue()
         do {
             let replay = try await replay(for: userID, after: after, through: position)
             let resync = replay.contains { if case .resyncRequired = $0 { true } else { false } }
@@ -221,6 +223,21 @@ extension Realtime {
         hub.unregister(subscription)
         subscription.finish()
         await closedSockets.record(subscription.socketID)
+        refreshPresenceStatisticsIfDue()
+    }
+
+    /// Analyzes `event_sockets` when this instance's sockets have doubled or halved (see
+    /// `PresenceStatistics`); in the background, never holding up a socket.
+    private func refreshPresenceStatisticsIfDue() {
+        guard presenceStatistics.refreshIsDue(count: hub.socketCount) else { return }
+        Task { [self] in
+            defer { presenceStatistics.finished() }
+            do {
+                try await store.transaction { try $0.presence.analyze() }
+            } catch {
+                logger.debug("analyzing event_sockets failed", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// The events after `after` up to `through` for the user, or `resync_required` when that is

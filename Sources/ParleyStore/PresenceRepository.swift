@@ -11,6 +11,14 @@ public struct PresenceRepository {
         "EXISTS (SELECT 1 FROM event_sockets s WHERE s.user_id = \(alias).user_id) AS is_online"
     }
 
+    /// Refreshes the planner's statistics of `event_sockets` (see ParleyEvents'
+    /// `PresenceStatistics`). Another instance's ANALYZE or autovacuum may hold the table's
+    /// analyze lock: this one then gives up after a moment (theirs does the same job).
+    public func analyze() throws {
+        try connection.query("SET LOCAL lock_timeout = '2s'")
+        try connection.query("ANALYZE event_sockets")
+    }
+
     /// Registers (or re-registers) an instance and beats its heart, with how long it may stay
     /// silent before the others reap it; true when its row was new (its first beat, or the others
     /// had reaped it).

@@ -220,8 +220,8 @@ static void readable(struct conn *c) {
     if (c->state == CLOSED) return;
     memmove(c->buf, c->buf + used, c->len - used);
     c->len -= used;
-    // An idle socket gives its read buffer back: ten thousand of them would hold 640 MB.
-    if (c->len == 0 && c->cap > READ_SIZE) {
+    // A socket between frames gives its read buffer back: ten thousand would hold 640 MB.
+    if (c->len == 0) {
         free(c->buf);
         c->buf = NULL;
         c->cap = 0;
