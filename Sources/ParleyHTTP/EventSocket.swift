@@ -13,8 +13,9 @@ import Synchronization
 /// of the server's CPU per message (scripts/bench/events). Close frames go through the socket's
 /// `StreamCloser`, which tracks the handshake; nothing is written after one.
 ///
-/// Pings are a timer on the event loop too (not a task per socket): one every `pingInterval`,
-/// and a peer silent for `silenceLimit` (no pong, no frame) is dropped (API.md §6.1).
+/// Pings, silent peers and session expiry are looked at by the event loop's `LoopSweeper` (not
+/// a task or a timer per socket): a ping every `pingInterval`, and a peer silent for
+/// `silenceLimit` (no pong, no frame) is dropped (API.md §6.1).
 ///
 /// A client that stops reading fills the kernel's buffers, then NIO's up to the channel's high
 /// watermark; past that, `backlogLimit` more live deliveries are accepted and the socket is
@@ -39,8 +40,8 @@ final class EventSocket: DeliverySink, Sendable {
         /// Frames written and not yet flushed (see `LoopWriteBatch`).
         var unflushed = false
         var lastPing = NIODeadline.now()
-        var liveness: RepeatedTask?
-        var expiry: Scheduled<Void>?
+        /// When the session token expires, if it does.
+        var expiresAt: NIODeadline?
     }
 
     /// - Parameters:
@@ -64,39 +65,31 @@ final class EventSocket: DeliverySink, Sendable {
 
     /// Starts the pings (the hello is sent by then, so the first ping follows it), and the
     /// closing of the socket when its session token expires, if it does (`expiresAt`, ms).
-    /// Timers on the event loop rather than a task per socket: sockets are many and mostly idle.
     func start(expiresAt: Int64?) {
         // Often enough to drop a silent peer soon after its limit; a look is a few comparisons.
         let look = TimeAmount.nanoseconds(min(pingInterval.nanoseconds, silenceLimit.nanoseconds) / 6)
-        let untilExpiry = expiresAt.map { TimeAmount.milliseconds(max(0, $0 - Int64(Date.now.timeIntervalSince1970 * 1000))) }
+        let expiry = expiresAt.map {
+            NIODeadline.now() + .milliseconds(max(0, $0 - Int64(Date.now.timeIntervalSince1970 * 1000)))
+        }
         channel.eventLoop.execute { [self] in
             wire.startListening()
-            let liveness = channel.eventLoop.scheduleRepeatedTask(initialDelay: look, delay: look) { [self] _ in checkLiveness() }
-            let expiry = untilExpiry.map { delay in
-                channel.eventLoop.scheduleTask(in: delay) { [self] in
-                    close(StreamCloseCode.unauthorized, reason: "The session token expired")
-                }
-            }
-            loop.withLock { state in
-                state.liveness = liveness
-                state.expiry = expiry
-            }
+            loop.withLock { $0.expiresAt = expiry }
+            LoopSweeper.of(channel.eventLoop).add(self, every: look)
         }
     }
 
-    /// The socket is done: its timers stop.
+    /// The socket is done: its looks stop.
     func stop() {
-        channel.eventLoop.execute { [self] in
-            loop.withLock { state in
-                state.liveness?.cancel()
-                state.expiry?.cancel()
-                (state.liveness, state.expiry) = (nil, nil)
-            }
-        }
+        LoopSweeper.of(channel.eventLoop).remove(self)
     }
 
-    private func checkLiveness() {
-        let now = NIODeadline.now()
+    /// From the loop's sweeper, on the event loop.
+    func look(at now: NIODeadline) {
+        guard !closer.isClosing else { return }
+        if let expiry = loop.withLock({ $0.expiresAt }), now >= expiry {
+            closer.close(StreamCloseCode.unauthorized, reason: "The session token expired")
+            return
+        }
         if now - wire.lastHeard >= silenceLimit {
             closer.close(1001, reason: "No answer to pings", within: .zero)
             return

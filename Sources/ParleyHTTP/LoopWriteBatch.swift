@@ -22,18 +22,12 @@ final class LoopWriteBatch: Sendable {
         self.eventLoop = eventLoop
     }
 
-    /// The batch of `eventLoop` (event loops live as long as the process).
+    /// The batch of `eventLoop`.
     static func of(_ eventLoop: any EventLoop) -> LoopWriteBatch {
-        batches.withLock { batches in
-            let key = ObjectIdentifier(eventLoop)
-            if let batch = batches[key] { return batch }
-            let batch = LoopWriteBatch(eventLoop)
-            batches[key] = batch
-            return batch
-        }
+        batches.of(eventLoop)
     }
 
-    private static let batches = Mutex<[ObjectIdentifier: LoopWriteBatch]>([:])
+    private static let batches = PerEventLoop { LoopWriteBatch($0) }
 
     /// Queues a frame; frames of one socket go out in the order queued.
     func enqueue(_ frame: ByteBuffer, to socket: EventSocket, counted: Bool) {
