@@ -74,6 +74,8 @@ final class EventSocket: DeliverySink, Sendable {
         channel.eventLoop.execute { [self] in
             wire.startListening()
             loop.withLock { $0.expiresAt = expiry }
+            // A connection that ended meanwhile has had its `stop()`: nothing to look at.
+            guard channel.isActive else { return }
             LoopSweeper.of(channel.eventLoop).add(self, every: look)
         }
     }
