@@ -79,6 +79,8 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             configuration.enableErrorHandling = false  // Hummingbird answers errors
             configuration.enableResponseHeaderValidation = false  // HTTPTypes validate them already
             let upgradeResult = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
+            try channel.pipeline.syncOperations.addHandler(UpgradeRequestFilter(), position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(
                 RequestBytesWatcher(deadlines: ConnectionDeadlines(timeouts: timeouts)), name: RequestBytesWatcher.name, position: .first)
             return Value(upgradeResult: upgradeResult, channel: channel)

@@ -129,18 +129,32 @@ import Testing
         }
     }
 
-    /// An upgrade sent after another request on the same connection (NIO upgrades a connection's
-    /// first request only) gets the documented 426 body. A first request asking to upgrade without
-    /// the WebSocket headers is refused by closing the connection at once (NIO's HTTP decoder has
-    /// handed the rest of the connection to the upgrade by then): no hang.
-    @Test func incompleteAndLateUpgradesAreAnswered() async throws {
+    /// Every upgrade that is not a well-formed WebSocket upgrade of the stream is answered as plain
+    /// HTTP and the connection closes after it: missing or wrong WebSocket headers and another
+    /// protocol on `/v3/events` get the documented 426 body, another path its usual answer. An
+    /// upgrade sent after another request on the same connection (NIO upgrades a connection's
+    /// first request only) gets the 426 too.
+    @Test func incompleteForeignAndLateUpgradesAreAnswered() async throws {
         try await TestServer.withAPI { api in
             let upgrade = "Upgrade: websocket\r\nConnection: Upgrade\r\n"
             let handshake = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-            let incomplete = try api.connection()
-            incomplete.send("GET /v3/events HTTP/1.1\r\nHost: x\r\n\(upgrade)\r\n")
-            let first = await incomplete.readUntilClosed(timeout: .seconds(10))
-            #expect(first.closed)
+            let firstRequests = [
+                ("GET /v3/events", upgrade, "426", "400111"),
+                ("GET /v3/events", "Upgrade: h2c\r\nConnection: Upgrade\r\n", "426", "400111"),
+                (
+                    "GET /v3/events", upgrade + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n", "426",
+                    "400111"
+                ),
+                ("GET /v3/users", upgrade + handshake, "401", "400401")
+            ]
+            for (line, headers, status, code) in firstRequests {
+                let connection = try api.connection()
+                connection.send("\(line) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n")
+                let answer = await connection.readUntilClosed(timeout: .seconds(10))
+                #expect(answer.closed, "\(line) \(headers)")
+                #expect(answer.text.hasPrefix("HTTP/1.1 \(status)"), "\(answer.text)")
+                #expect(answer.text.contains("\"code\":\(code)"), "\(answer.text)")
+            }
             let late = try api.connection()
             late.send("GET /ready HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = await late.read(timeout: .seconds(10)) { $0.contains("ready") }
