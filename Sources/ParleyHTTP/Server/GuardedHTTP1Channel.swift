@@ -16,12 +16,11 @@ import ParleyContainer
 /// The upgrade is NIO's (`NIOTypedWebSocketServerUpgrader`); an upgraded connection leaves the
 /// deadlines behind (the stream has pings) and becomes NIO handlers (`EventStreamHandler`), so
 /// that the connection's task ends with the upgrade instead of lasting as long as the socket.
+/// Only a well-formed upgrade of the stream reaches the upgrader (`UpgradeRequestFilter`).
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     enum UpgradeResult: Sendable {
         case eventStream
         case http(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
-        /// An upgrade to something other than the event stream.
-        case refusedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
     }
 
     struct Value: ServerChildChannelValue {
@@ -44,14 +43,11 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let eventStream = eventStream
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                 maxFrameSize: Self.maxFrameSize,
-                shouldUpgrade: { channel, head in
-                    upgradeAttempted.value = true
-                    return channel.eventLoop.makeSucceededFuture(EventStreamController.isStreamTarget(head.uri) ? HTTPHeaders() : nil)
-                },
+                // `UpgradeRequestFilter` has let only the stream's upgrades through.
+                shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
                 upgradePipelineHandler: { channel, head in
                     channel.eventLoop.makeCompletedFuture {
                         try Self.installEventStream(on: channel, head: head, eventStream)
@@ -70,7 +66,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                         let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true)
                         )
-                        return upgradeAttempted.value ? .refusedUpgrade(asyncChannel) : .http(asyncChannel)
+                        return .http(asyncChannel)
                     }
                 }
             )
@@ -95,11 +91,6 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 return
             case .http(let asyncChannel):
                 await handleHTTP(asyncChannel: asyncChannel, logger: logger)
-            case .refusedUpgrade(let asyncChannel):
-                try await asyncChannel.executeThenClose { _, outbound in
-                    let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
-                    try await outbound.write(contentsOf: [.head(head), .end(nil)])
-                }
             }
         } catch {
             logger.debug("a connection ended before its first request", metadata: ["error": "\(error)"])
