@@ -141,9 +141,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Turns a `PGresult` into a `PostgresResult`, or an error with SQLSTATE.
     func check(_ result: OpaquePointer?) throws -> PostgresResult {
-        guard let result else {
-            throw PostgresError(kind: isHealthy ? .server : .connection, message: Self.errorMessage(handle))
-        }
+        guard let result else { throw lost(Self.errorMessage(handle)) }
         let status = PQresultStatus(result)
         if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
             return PostgresResult(handle: result)
@@ -153,8 +151,17 @@ public final class PostgresConnection: @unchecked Sendable {
         let message = field(result, "M") ?? Self.errorMessage(handle)
         let constraint = field(result, "n")
         PQclear(result)
-        let lost = !isHealthy || sqlState?.hasPrefix("08") == true || sqlState == "57P01"
-        throw PostgresError(kind: lost ? .connection : .server, message: message, sqlState: sqlState, constraint: constraint)
+        // Only the server sends a SQLSTATE: a failure without one is libpq's own, about the
+        // connection. When PostgreSQL crashes (an immediate stop, a backend killed), libpq hands
+        // back such a result while `PQstatus` still says OK.
+        guard let sqlState, isHealthy, !sqlState.hasPrefix("08"), sqlState != "57P01" else { throw lost(message, sqlState: sqlState) }
+        throw PostgresError(kind: .server, message: message, sqlState: sqlState, constraint: constraint)
+    }
+
+    /// The connection failed: it is poisoned, so the pool replaces it rather than lending it again.
+    private func lost(_ message: String, sqlState: String? = nil) -> PostgresError {
+        isPoisoned = true
+        return PostgresError(kind: .connection, message: message, sqlState: sqlState)
     }
 
     private func field(_ result: OpaquePointer, _ code: Character) -> String? {

@@ -15,6 +15,8 @@ struct ScratchPostgres: Sendable {
 
     func restart() async throws { try await Self.run(["restart", directory]) }
     func stop() async throws { try await Self.run(["stop", directory]) }
+    /// An immediate stop: the server's processes are killed as after a backend crash.
+    func crash() async throws { try await Self.run(["crash", directory]) }
     func start() async throws { try await Self.run(["start", directory]) }
     func destroy() async { try? await Self.run(["destroy", directory]) }
 
