@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyModeration
 import ParleyStore
 
 /// A channel locked for the current transaction, with what the caller may do to it.
@@ -42,6 +43,33 @@ struct ChannelContext {
             access: ChannelAccess(
                 caller: caller, isPublic: true, state: isParticipant ? .joined : nil, isOperator: isOperator, kind: .open)
         )
+    }
+
+    /// Reading what is said and done in the channel (messages, reactions, metadata, participants,
+    /// members' receipts and mutes): the admin; a group channel's joined members (403 for anyone
+    /// else who sees it, an invited user or a visitor of a public channel); in an open channel,
+    /// whose history is public (API.md §8.3), anyone not banned from it (900100).
+    func requireReadContent(now: Int64, _ repositories: Repositories) throws {
+        try access.requireView(record.channelURL)
+        guard !access.caller.isAdmin else { return }
+        switch access.kind {
+        case .group:
+            guard access.state == .joined else {
+                throw ParleyError.forbidden("Only joined members read what is in \"\(record.channelURL)\".")
+            }
+        case .open:
+            guard let userID = access.caller.userID else { return }
+            if let banned = try ModerationRules.bannedSender(userID, .open, record.channelURL, now: now, repositories) { throw banned }
+        }
+    }
+
+    /// Whether `userID`, acting through the caller, may put something in front of the channel's
+    /// others now: not while muted, nor while the channel is frozen unless an operator or the
+    /// admin acts (`ContributionRules`).
+    func requireMayContribute(as userID: String?, now: Int64, _ repositories: Repositories) throws {
+        let isMuted = try userID.map { try repositories.mutes.find(access.kind, record.channelURL, $0, now: now) != nil } ?? false
+        try ContributionRules.require(
+            isMuted: isMuted, channelFrozen: record.freeze, exemptFromFreeze: access.caller.isAdmin || access.isOperator)
     }
 
     /// Whether `userID` is in the channel: a joined member, or a participant of an open channel.

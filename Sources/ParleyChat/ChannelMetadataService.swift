@@ -1,13 +1,15 @@
 import ParleyCore
 import ParleyStore
 
-/// A channel's metadata map (API.md §3.10, §8.2): those who see the channel read, operators and
-/// the admin write.
+/// A channel's metadata map (API.md §3.10, §8.2): those who read the channel's content
+/// (`ChannelContext.requireReadContent`) read it, operators and the admin write.
 public struct ChannelMetadataService: Sendable {
     let store: Store
+    let clock: Clock
 
-    public init(store: Store) {
+    public init(store: Store, clock: Clock) {
         self.store = store
+        self.clock = clock
     }
 
     public func all(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String) async throws -> [String: String] {
@@ -48,9 +50,9 @@ public struct ChannelMetadataService: Sendable {
     )
         async throws -> T
     {
-        try await store.read { repositories in
-            let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
-            try context.access.requireView(channelURL)
+        let now = clock.nowMillis
+        return try await store.read { repositories in
+            try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false).requireReadContent(now: now, repositories)
             return try body(repositories)
         }
     }

@@ -29,6 +29,8 @@ public struct ChannelOperatorService: Sendable {
         try await store.transaction { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories)
             try context.access.requireManage(channelURL)
+            let operators = try repositories.groupChannelReader.operators([channelURL])[channelURL] ?? []
+            try ChannelAccess.requireMayRemoveOperators(userIDs, operators: Set(operators.map(\.userID)), by: caller)
             try repositories.groupChannelMembers.setOperator(channelURL, userIDs, false)
             try ChannelEvents.operatorsChanged(channelURL, repositories)
             try ChannelEvents.audit(

@@ -82,11 +82,14 @@ public struct GroupChannelService: Sendable {
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             let view = try ChannelViews.one(channelURL, viewerID: viewer, repositories)
+            // Receipts are members' activity: only for those who may see it.
+            let showsActivity = context.access.canSeeMemberActivity
+            let (showReadReceipt, showDeliveryReceipt) = (showReadReceipt && showsActivity, showDeliveryReceipt && showsActivity)
             let members =
                 showMembers || showReadReceipt || showDeliveryReceipt
                 ? try repositories.groupChannelMembers.list(
                     channelURL, MemberFilter(), viewerID: viewer, after: nil, limit: Self.embeddedMemberLimit, now: clock.nowMillis
-                ).map(\.member)
+                ).map { showsActivity ? $0.member : $0.member.withoutActivity() }
                 : nil
             return ChannelView(
                 channel: view.channel, viewerID: viewer, membership: view.membership, members: showMembers ? members : nil,

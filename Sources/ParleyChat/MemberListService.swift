@@ -22,8 +22,14 @@ public struct MemberListService: Sendable {
         let rows = try await store.read { repositories -> [(member: Member, position: [String])] in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
-            return try repositories.groupChannelMembers.list(
+            let showsActivity = context.access.canSeeMemberActivity
+            // Filtering on mutes would show them as surely as listing them.
+            if !showsActivity && filter.muted != .all {
+                throw ParleyError.forbidden("Only joined members filter on mutes in \"\(channelURL)\".")
+            }
+            let rows = try repositories.groupChannelMembers.list(
                 channelURL, filter, viewerID: caller.userID, after: after, limit: limit + 1, now: clock.nowMillis)
+            return showsActivity ? rows : rows.map { (member: $0.member.withoutActivity(), position: $0.position) }
         }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? pageTokens.encode(scope: scope, position: page.last!.position) : ""

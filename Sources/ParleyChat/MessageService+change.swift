@@ -11,7 +11,8 @@ extension MessageService {
         // A new text is translated again into the languages the old one had (API.md §9.1).
         var translations: (early: [String: String], job: TranslationJob?) = ([:], nil)
         if let text = update.message {
-            let current = try await store.read { try Self.editable(kind, channelURL, messageID, caller, $0) }
+            let now = clock.nowMillis
+            let current = try await store.read { try Self.editable(kind, channelURL, messageID, caller, contributingAt: now, $0) }
             let languages = translator.supported((current.translations ?? [:]).keys.sorted())
             if current.type == .user, text != current.message, !languages.isEmpty {
                 translations = try await translateBeforeStoring(text, into: languages)
@@ -19,7 +20,7 @@ extension MessageService {
         }
         let now = clock.nowMillis
         return try await store.transaction { [translations] repositories in
-            _ = try Self.editable(kind, channelURL, messageID, caller, repositories)
+            _ = try Self.editable(kind, channelURL, messageID, caller, contributingAt: now, repositories)
             try repositories.messages.update(messageID, update, now: now)
             if let text = update.message {
                 previewAfterCommit(text, channelURL, messageID, repositories)
@@ -62,12 +63,15 @@ extension MessageService {
     }
 
     /// The message, if the caller may change it: 404 when unseen, hidden from them or removed,
-    /// 403 for other members.
-    static func editable(_ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ caller: Caller, _ repositories: Repositories)
-        throws -> Message
-    {
+    /// 403 for other members. A change that shows something new (`now` given: an edit, a meta
+    /// array change) is also refused while the caller is muted or the channel frozen.
+    static func editable(
+        _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ caller: Caller, contributingAt now: Int64? = nil,
+        _ repositories: Repositories
+    ) throws -> Message {
         let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
+        if let now { try context.requireMayContribute(as: caller.userID, now: now, repositories) }
         guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID), !message.isRemoved else {
             throw notFound(messageID)
         }

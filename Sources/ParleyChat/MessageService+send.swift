@@ -139,8 +139,9 @@ extension MessageService {
             if let banned = try ModerationRules.bannedSender(senderID, .group, channelURL, now: now, repositories) { throw banned }
             throw ParleyError.forbidden("\"\(senderID)\" is not a joined member of \"\(channelURL)\".")
         }
-        try ModerationRules.requireNotMuted(mutedUntil: sender?.mutedUntil, now: now)
-        if record.freeze && !caller.isAdmin && !(member?.isOperator ?? false) { throw ParleyError.channelFrozen }
+        try ContributionRules.require(
+            isMuted: sender?.mutedUntil.map { Restriction.inForce(endAt: $0, at: now) } ?? false, channelFrozen: record.freeze,
+            exemptFromFreeze: caller.isAdmin || (member?.isOperator ?? false))
         return (record, member)
     }
 
@@ -161,8 +162,9 @@ extension MessageService {
             if let banned = try ModerationRules.bannedSender(senderID, .open, channelURL, now: now, repositories) { throw banned }
             throw ParleyError.forbidden("\"\(senderID)\" is not a participant of \"\(channelURL)\": enter it first.")
         }
-        try ModerationRules.requireNotMuted(mutedUntil: sender.mutedUntil, now: now)
-        if record.freeze && !caller.isAdmin && !sender.isOperator { throw ParleyError.channelFrozen }
+        try ContributionRules.require(
+            isMuted: sender.mutedUntil.map { Restriction.inForce(endAt: $0, at: now) } ?? false, channelFrozen: record.freeze,
+            exemptFromFreeze: caller.isAdmin || sender.isOperator)
         return (ChannelRecord(open: record), (state: .joined, isOperator: sender.isOperator, user: sender.user))
     }
 }

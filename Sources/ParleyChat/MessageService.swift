@@ -77,17 +77,8 @@ public struct MessageService: Sendable {
         _ kind: ChannelKind, _ channelURL: String, _ caller: Caller, _ viewerID: String?, now: Int64, _ repositories: Repositories
     ) throws -> MessageViewer {
         let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
-        try context.access.requireView(channelURL)
-        if kind == .open {
-            if let userID = caller.userID, let banned = try ModerationRules.bannedSender(userID, .open, channelURL, now: now, repositories)
-            {
-                throw banned
-            }
-            return MessageViewer(userID: viewerID, visibleFrom: 0)
-        }
-        if !caller.isAdmin && context.access.state != .joined {
-            throw ParleyError.forbidden("Only joined members read the messages of \"\(channelURL)\".")
-        }
+        try context.requireReadContent(now: now, repositories)
+        if kind == .open { return MessageViewer(userID: viewerID, visibleFrom: 0) }
         // Only the offsets: the full membership (inviter, unread counts) is not needed here.
         let visibleFrom = try viewerID.flatMap { try repositories.groupChannelMembers.visibleFrom(channelURL, $0) } ?? 0
         return MessageViewer(userID: viewerID, visibleFrom: visibleFrom)

@@ -62,7 +62,7 @@ public struct MetaArrayService: Sendable {
         return try await store.transaction { repositories in
             // Access first: a lock is taken only for a message the caller may change, so nobody
             // can hold up others' writes by naming message ids they cannot see.
-            _ = try MessageService.editable(kind, channelURL, messageID, caller, repositories)
+            _ = try MessageService.editable(kind, channelURL, messageID, caller, contributingAt: now, repositories)
             try repositories.messages.lock(channelURL, messageID)
             let message = try MessageService.editable(kind, channelURL, messageID, caller, repositories)
             let result = try transform(message.sortedMetaarray)

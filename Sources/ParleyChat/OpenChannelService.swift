@@ -115,6 +115,8 @@ public struct OpenChannelService: Sendable {
 
     public func removeOperators(_ caller: Caller, _ channelURL: String, userIDs: [String]) async throws {
         try await managing(caller, channelURL) { repositories in
+            let operators = try repositories.openChannels.operators(channelURL)
+            try ChannelAccess.requireMayRemoveOperators(userIDs, operators: Set(operators.map(\.userID)), by: caller)
             try repositories.openChannels.removeOperators(channelURL, userIDs)
             try Self.operatorsChanged(channelURL, repositories)
             try ChannelEvents.audit(

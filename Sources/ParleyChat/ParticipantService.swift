@@ -64,7 +64,7 @@ public struct ParticipantService: Sendable {
         }
         let now = clock.nowMillis
         let rows = try await store.read { repositories in
-            _ = try ChannelContext.load(.open, channelURL, caller, repositories, forUpdate: false)
+            try ChannelContext.load(.open, channelURL, caller, repositories, forUpdate: false).requireReadContent(now: now, repositories)
             return try repositories.participants.list(channelURL, afterUserID: after, limit: limit + 1, now: now)
         }
         let page = Array(rows.prefix(limit))

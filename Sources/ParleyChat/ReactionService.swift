@@ -20,7 +20,7 @@ public struct ReactionService: Sendable {
         try caller.requireActingAs(userID)
         let now = clock.nowMillis
         return try await store.transaction { repositories in
-            let message = try Self.reactable(kind, channelURL, messageID, userID: userID, caller, repositories)
+            let message = try Self.reactable(kind, channelURL, messageID, userID: userID, caller, contributingAt: now, repositories)
             let updatedAt = try repositories.reactions.add(messageID, reaction: reaction, userID: userID, now: now)
             let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: true)
             ChannelEvents.channel(.reactionUpdated, channelURL, kind: kind, payload: payload, except: message.hiddenFrom, repositories)
@@ -44,13 +44,10 @@ public struct ReactionService: Sendable {
     }
 
     public func list(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64) async throws -> [Reaction] {
-        try await store.read { repositories in
+        let now = clock.nowMillis
+        return try await store.read { repositories in
             let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
-            try context.access.requireView(channelURL)
-            // An open channel's messages are public, and their reactions with them.
-            guard caller.isAdmin || kind == .open || context.access.state == .joined else {
-                throw ParleyError.forbidden("Only members see reactions.")
-            }
+            try context.requireReadContent(now: now, repositories)
             guard let message = try repositories.messages.find(channelURL, messageID, viewerID: caller.userID), !message.isRemoved else {
                 throw MessageService.notFound(messageID)
             }
@@ -59,12 +56,15 @@ public struct ReactionService: Sendable {
     }
 
     /// The message, when the channel is visible, the message is there for the reacting user, and
-    /// they are a joined member.
+    /// they are a joined member; adding (`now` given) also needs them unmuted and the channel not
+    /// frozen (`ContributionRules`).
     private static func reactable(
-        _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, userID: String, _ caller: Caller, _ repositories: Repositories
+        _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, userID: String, _ caller: Caller, contributingAt now: Int64? = nil,
+        _ repositories: Repositories
     ) throws -> Message {
         let context = try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false)
         try context.access.requireView(channelURL)
+        if let now { try context.requireMayContribute(as: userID, now: now, repositories) }
         guard try ChannelContext.isIn(kind, channelURL, userID, repositories) else {
             throw ParleyError.forbidden("\"\(userID)\" is not in \"\(channelURL)\".")
         }

@@ -119,7 +119,7 @@ public struct Container: Sendable {
             memberLists: MemberListService(store: store, pageTokens: pageTokens, clock: clock),
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
-            channelMetadata: ChannelMetadataService(store: store),
+            channelMetadata: ChannelMetadataService(store: store, clock: clock),
             messages: MessageService(
                 store: store, clock: clock, settings: settings, files: files, translator: translator, previewer: previewer),
             receipts: ReceiptService(store: store, clock: clock),

@@ -21,6 +21,10 @@ public struct ChannelAccess: Sendable {
     /// The admin, any member (joined or invited), and everyone for a public channel.
     public var canView: Bool { caller.isAdmin || isPublic || state != nil }
 
+    /// Members' read and delivery receipts and mutes: the admin and joined members, not everyone
+    /// who may look at a public channel or has been invited to one.
+    public var canSeeMemberActivity: Bool { caller.isAdmin || state == .joined }
+
     /// Change, freeze, delete, operators, metadata writes: the admin and joined operators (an
     /// open channel's operators whether they are in it or not).
     public var canManage: Bool { caller.isAdmin || (isOperator && (state == .joined || kind == .open)) }
@@ -34,6 +38,14 @@ public struct ChannelAccess: Sendable {
     public func requireManage(_ channelURL: String) throws {
         try requireView(channelURL)
         guard canManage else { throw ParleyError.forbidden("Only operators of \"\(channelURL)\" may do this.") }
+    }
+
+    /// Operators lose their role only to the admin or by giving it up themselves: an operator who
+    /// could take another's role could then ban them, which operators may not do to each other.
+    public static func requireMayRemoveOperators(_ userIDs: [String], operators: Set<String>, by caller: Caller) throws {
+        guard caller.isAdmin || userIDs.allSatisfy({ $0 == caller.userID || !operators.contains($0) }) else {
+            throw ParleyError.forbidden("Only the admin may remove another operator.")
+        }
     }
 
     /// Inviting needs the admin or a joined member.

@@ -11,6 +11,10 @@ public struct Member: Sendable, Equatable {
     public let mutedEndAt: Int64?
     /// Whether the one listing the members blocks this one.
     public let isBlockedByViewer: Bool
+    /// False when the viewer may see who is in the channel but not what members do in it (their
+    /// receipts and mutes): a visitor of a public channel, an invited user
+    /// (`ChannelAccess.canSeeMemberActivity`).
+    public private(set) var showsActivity = true
 
     public init(
         user: BasicUser, state: MemberState, isOperator: Bool, isOnline: Bool = false, lastSeenAt: Int64, readTS: Int64 = 0,
@@ -25,6 +29,13 @@ public struct Member: Sendable, Equatable {
         self.deliveredTS = deliveredTS
         self.mutedEndAt = mutedEndAt
         self.isBlockedByViewer = isBlockedByViewer
+    }
+
+    /// The member as a viewer who may not see their receipts and mutes sees them.
+    public func withoutActivity() -> Member {
+        var member = self
+        member.showsActivity = false
+        return member
     }
 }
 

@@ -346,14 +346,19 @@ extension EventHub {
         try await deliverTyping(changes)
     }
 
-    /// To the local sockets of the channels' joined members (one read for the whole batch).
+    /// To the local sockets of the channels' joined members (one read for the whole batch), except
+    /// those who block the typist: what a blocked user does never reaches the blocker (API.md §7.3).
     private func deliverTyping(_ changes: [TypingChange]) async throws {
         guard !changes.isEmpty, !localUserIDs.isEmpty else { return }
         let channelURLs = Array(Set(changes.map(\.channelURL)))
-        let members = try await store.read { try self.members.members(of: channelURLs, $0) }
+        let typists = Array(Set(changes.map(\.user.userID)))
+        let (members, blockers) = try await store.read { repositories in
+            (try self.members.members(of: channelURLs, repositories), try repositories.blocks.blockers(of: typists))
+        }
         state.withLock { state in
             for change in changes {
-                for member in members[change.channelURL] ?? [] where member.state == .joined {
+                let typistBlockers = blockers[change.user.userID] ?? []
+                for member in members[change.channelURL] ?? [] where member.state == .joined && !typistBlockers.contains(member.userID) {
                     state.subscriptions[member.userID]?.values.forEach { $0.deliver(.typing(change)) }
                 }
             }

@@ -96,9 +96,11 @@ struct MemberDTO: JSONWritable {
             json.field("role", member.isOperator ? "operator" : "none")
             json.field("is_online", member.isOnline)
             json.field("last_seen_at", member.lastSeenAt)
+            json.field("is_blocked_by_me", member.isBlockedByViewer)
+            // Receipts and mutes only for a viewer who may see members' activity (API.md §3.4).
+            guard member.showsActivity else { return }
             json.field("is_muted", member.mutedEndAt != nil)
             json.field("muted_end_at", member.mutedEndAt ?? 0)
-            json.field("is_blocked_by_me", member.isBlockedByViewer)
             json.field("read_ts", member.readTS)
             json.field("delivered_ts", member.deliveredTS)
         }

@@ -2,7 +2,7 @@ import ParleyCore
 import ParleyStore
 
 /// The questions the chat services ask inside their transactions (API.md §7): may this user
-/// join, enter, be added, or send. The answers read the rows in force at `now`.
+/// join, enter, be added, or send (mute and freeze: `ContributionRules`). The answers read the rows in force at `now`.
 public enum ModerationRules {
     /// 403/400750 when any of these users is banned from the channel (join, accept, invite, enter).
     public static func requireNotBanned(
@@ -18,10 +18,5 @@ public enum ModerationRules {
         throws -> ParleyError?
     {
         try repositories.bans.find(kind, channelURL, userID, now: now) == nil ? nil : ParleyError.bannedSender
-    }
-
-    /// 403/900041 for a sender whose mute (its end, read with the membership) is in force.
-    public static func requireNotMuted(mutedUntil endAt: Int64?, now: Int64) throws {
-        if let endAt, Restriction.inForce(endAt: endAt, at: now) { throw ParleyError.mutedSender }
     }
 }
