@@ -6,21 +6,26 @@ import ParleyStore
 public struct ReactionService: Sendable {
     let store: Store
     let clock: Clock
+    let limits: Limits
 
     public static let maxReactionLength = 128
 
-    public init(store: Store, clock: Clock) {
+    public init(store: Store, clock: Clock, limits: Limits) {
         self.store = store
         self.clock = clock
+        self.limits = limits
     }
 
     public func add(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, userID: String, reaction: String)
         async throws -> Int64
     {
         try caller.requireActingAs(userID)
-        let now = clock.nowMillis
+        let (now, limits) = (clock.nowMillis, limits)
         return try await store.transaction { repositories in
             let message = try Self.reactable(kind, channelURL, messageID, userID: userID, caller, contributingAt: now, repositories)
+            // Locked so that concurrent reactions cannot pass the limits together.
+            try repositories.messages.lock(channelURL, messageID)
+            try repositories.reactions.standing(messageID, reaction: reaction, userID: userID).requireRoom(limits)
             let updatedAt = try repositories.reactions.add(messageID, reaction: reaction, userID: userID, now: now)
             let payload = EventPayload.reaction(messageID: messageID, key: reaction, userID: userID, added: true)
             ChannelEvents.channel(.reactionUpdated, channelURL, kind: kind, payload: payload, except: message.hiddenFrom, repositories)

@@ -129,6 +129,10 @@ public struct Config: Sendable {
         limits.jsonBodyBytes = try reader.int("PARLEY_MAX_JSON_BODY_BYTES", default: limits.jsonBodyBytes)
         limits.messagesPerSecond = try reader.int("PARLEY_FLOOD_MESSAGES_PER_SECOND", default: limits.messagesPerSecond, range: 0...10_000)
         limits.reportsPerHour = try reader.int("PARLEY_REPORTS_PER_HOUR", default: limits.reportsPerHour, range: 0...100_000)
+        limits.reactionKeysPerMessage = try reader.int(
+            "PARLEY_MAX_REACTION_KEYS_PER_MESSAGE", default: limits.reactionKeysPerMessage, range: 1...10_000)
+        limits.reactionsPerUserPerMessage = try reader.int(
+            "PARLEY_MAX_REACTIONS_PER_USER", default: limits.reactionsPerUserPerMessage, range: 1...10_000)
         let lifetime = try reader.int("PARLEY_SESSION_TOKEN_TTL_SECONDS", default: Int(limits.sessionTokenLifetimeMillis / 1000))
         limits.sessionTokenLifetimeMillis = Int64(lifetime) * 1000
         config.limits = limits

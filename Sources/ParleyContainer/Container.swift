@@ -123,7 +123,7 @@ public struct Container: Sendable {
             messages: MessageService(
                 store: store, clock: clock, settings: settings, files: files, translator: translator, previewer: previewer),
             receipts: ReceiptService(store: store, clock: clock),
-            reactions: ReactionService(store: store, clock: clock),
+            reactions: ReactionService(store: store, clock: clock, limits: config.limits),
             metaarrays: MetaArrayService(store: store, clock: clock),
             changelogs: ChangelogService(store: store, pageTokens: pageTokens),
             moderation: ModerationService(store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels),

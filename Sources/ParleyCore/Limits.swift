@@ -13,6 +13,10 @@ public struct Limits: Sendable, Equatable {
     public var jsonBodyBytes = 1024 * 1024
     /// Flood protection: most messages per second from one user in one channel (0: off).
     public var messagesPerSecond = 5
+    /// Distinct reaction keys on one message, and distinct reactions one user puts on one message
+    /// (API.md §4.6): every history page and channel list carries a message's reactions.
+    public var reactionKeysPerMessage = 50
+    public var reactionsPerUserPerMessage = 10
     /// Reports one user may file per hour (duplicates folded into an earlier one do not count).
     public var reportsPerHour = 20
     /// Session token lifetime when the request names no `expires_at`.

@@ -23,6 +23,22 @@ public struct ReactionRepository {
         )[0].decode("updated_at")
     }
 
+    /// What adding `reaction` by `userID` would take: how many distinct keys the message has, how
+    /// many of them are the user's, and whether the key and the user's reaction exist already.
+    public func standing(_ messageID: Int64, reaction: String, userID: String) throws -> ReactionStanding {
+        let row = try connection.query(
+            """
+            SELECT count(DISTINCT reaction) AS keys, count(*) FILTER (WHERE user_id = $3) AS own,
+                bool_or(reaction = $2) AS key_exists, bool_or(reaction = $2 AND user_id = $3) AS own_exists
+            FROM message_reactions WHERE message_id = $1
+            """,
+            [messageID, reaction, userID]
+        )[0]
+        return ReactionStanding(
+            keys: try row.decode("keys"), ownKeys: try row.decode("own"),
+            keyExists: try row.decodeIfPresent("key_exists") ?? false, ownExists: try row.decodeIfPresent("own_exists") ?? false)
+    }
+
     /// Removes the user's reaction; false when there was none.
     public func remove(_ messageID: Int64, reaction: String, userID: String, now: Int64) throws -> Bool {
         try connection.query(
