@@ -94,7 +94,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The realtime event stream (API.md §6): the event log's readers, fan-out across
@@ -131,6 +130,7 @@ let package = Package(
                 "ParleyCore", "ParleyStore", "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Webhooks (API.md §10): the delivery queue's dispatcher, signatures, Sendbird's payloads.
@@ -230,8 +230,8 @@ let package = Package(
         .testTarget(
             name: "ParleyHTTPTests",
             dependencies: [
-                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "CurlHTTP", "Postgres",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
+                "Postgres", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

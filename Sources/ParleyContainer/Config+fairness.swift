@@ -1,0 +1,7 @@
+/// The limits that keep one user, or one receiver, from exhausting the server (issue 29).
+extension Config {
+    static func readFairness(into config: inout Config, _ reader: EnvironmentReader) throws {
+        config.webhookDelivery.maxRetryAfter = .seconds(
+            try reader.int("PARLEY_WEBHOOK_MAX_RETRY_AFTER_SECONDS", default: 3600, range: 1...86400))
+    }
+}
