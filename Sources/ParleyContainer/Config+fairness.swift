@@ -3,5 +3,7 @@ extension Config {
     static func readFairness(into config: inout Config, _ reader: EnvironmentReader) throws {
         config.webhookDelivery.maxRetryAfter = .seconds(
             try reader.int("PARLEY_WEBHOOK_MAX_RETRY_AFTER_SECONDS", default: 3600, range: 1...86400))
+        config.linkPreviews.concurrency = try reader.int("PARLEY_LINK_PREVIEW_CONCURRENCY", default: 8, range: 1...256)
+        config.linkPreviews.perUser = try reader.int("PARLEY_LINK_PREVIEWS_PER_USER", default: 10, range: 1...10_000)
     }
 }
