@@ -131,6 +131,7 @@ let package = Package(
                 "ParleyCore", "ParleyStore", "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Webhooks (API.md §10): the delivery queue's dispatcher, signatures, Sendbird's payloads.
@@ -230,8 +231,8 @@ let package = Package(
         .testTarget(
             name: "ParleyHTTPTests",
             dependencies: [
-                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "CurlHTTP", "Postgres",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
+                "Postgres", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -23,7 +23,7 @@ extension MessageService {
             _ = try Self.editable(kind, channelURL, messageID, caller, contributingAt: now, repositories)
             try repositories.messages.update(messageID, update, now: now)
             if let text = update.message {
-                previewAfterCommit(text, channelURL, messageID, repositories)
+                previewAfterCommit(text, by: caller.userID ?? "", channelURL, messageID, repositories)
                 _ = try repositories.messages.addTranslations(messageID, translations.early, source: text, now: now)
                 if let job = translations.job {
                     storeLateTranslations(job, already: Set(translations.early.keys), channelURL, messageID, source: text, repositories)

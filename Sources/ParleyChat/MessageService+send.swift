@@ -81,7 +81,7 @@ extension MessageService {
                 }
             }
             if !record.isEphemeral && new.type == .user {
-                previewAfterCommit(new.message, channelURL, message.messageID, repositories)
+                previewAfterCommit(new.message, by: new.senderID ?? "", channelURL, message.messageID, repositories)
             }
             if !record.isEphemeral {
                 // Part of the new message, not a change to it.

@@ -60,23 +60,28 @@ extension MessageService {
     }
 
     /// After the commit: `work` runs in a task of its own (never delaying the request); the change
-    /// it returns, if any, is applied to the message in a transaction and, when it applies (the
-    /// text is unchanged), announced with `message_updated`.
+    /// it returns, if any, is applied with `apply`.
     func updateAfterCommit(
         _ channelURL: String, _ messageID: Int64, _ repositories: Repositories,
         _ work: @escaping @Sendable () async -> (@Sendable (Repositories, Int64) throws -> Bool)?
     ) {
-        let (store, clock) = (store, clock)
+        let service = self
         repositories.afterCommit {
             Task {
                 guard let change = await work() else { return }
-                let now = clock.nowMillis
-                try? await store.transaction { repositories in
-                    guard try change(repositories, now), let message = try repositories.messages.find(channelURL, messageID, viewerID: nil)
-                    else { return }
-                    ChannelEvents.message(.messageUpdated, try MessageDetails.attach(message, repositories), repositories)
-                }
+                await service.apply(change, channelURL, messageID)
             }
+        }
+    }
+
+    /// Applies a late change to a message in a transaction and, when it applies (the text is
+    /// unchanged), announces it with `message_updated`.
+    func apply(_ change: @escaping @Sendable (Repositories, Int64) throws -> Bool, _ channelURL: String, _ messageID: Int64) async {
+        let now = clock.nowMillis
+        try? await store.transaction { repositories in
+            guard try change(repositories, now), let message = try repositories.messages.find(channelURL, messageID, viewerID: nil)
+            else { return }
+            ChannelEvents.message(.messageUpdated, try MessageDetails.attach(message, repositories), repositories)
         }
     }
 

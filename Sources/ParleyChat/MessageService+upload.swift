@@ -49,7 +49,7 @@ extension MessageService {
         }
         let received = try await receive()
         let form = received.form
-        let stored = try await files.finish(received.upload, thumbnailBoxes: form.thumbnailBoxes)
+        let stored = try await files.finish(received.upload, thumbnailBoxes: form.thumbnailBoxes, owner: form.message.senderID ?? "")
         var new = form.message
         new.file = FileAttachment(
             fileID: stored.fileID, name: form.fileName,

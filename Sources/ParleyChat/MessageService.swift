@@ -15,10 +15,12 @@ public struct MessageService: Sendable {
     let files: FileService
     let translator: MessageTranslator
     let previewer: LinkPreviewer?
+    /// Where previews wait for their sender's turn; without it, no previews are made.
+    let previews: PreviewQueue?
 
     public init(
         store: Store, clock: Clock, settings: ChatSettings, files: FileService, translator: MessageTranslator,
-        previewer: LinkPreviewer? = nil
+        previewer: LinkPreviewer? = nil, previews: PreviewQueue? = nil
     ) {
         self.store = store
         self.clock = clock
@@ -26,6 +28,7 @@ public struct MessageService: Sendable {
         self.files = files
         self.translator = translator
         self.previewer = previewer
+        self.previews = previews
     }
 
     /// A history window as `viewerID` (the session user, or the user the admin names) may see it.

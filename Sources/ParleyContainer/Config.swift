@@ -173,6 +173,7 @@ public struct Config: Sendable {
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         config.linkPreviews.enabled = try reader.bool("PARLEY_LINK_PREVIEWS", default: true)
         config.appID = environment["PARLEY_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.appID
+        try readFairness(into: &config, reader)
         return config
     }
 
@@ -219,7 +220,7 @@ public struct ConfigError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-private struct EnvironmentReader {
+struct EnvironmentReader {
     let environment: [String: String]
 
     func int(_ name: String, default value: Int, range: ClosedRange<Int> = 1...Int.max) throws -> Int {

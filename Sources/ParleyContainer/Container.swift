@@ -84,6 +84,9 @@ public struct Container: Sendable {
         if let host = URLComponents(string: config.resolvedPublicURL)?.host?.lowercased() { previewSettings.ownHosts.insert(host) }
         let previewer = LinkPreviewer(
             store: store, client: outbound, outbound: outboundGuard, clock: clock, settings: previewSettings, logger: logger)
+        let previews = PreviewQueue(
+            workers: previewSettings.concurrency, runningPerUser: previewSettings.runningPerUser, heldPerUser: previewSettings.perUser,
+            logger: logger)
         let webhookDispatcher = WebhookDispatcher(
             store: store, client: outbound, outbound: outboundGuard, clock: clock, settings: config.webhookDelivery,
             apiToken: config.apiToken, appID: config.appID, logger: logger)
@@ -121,7 +124,8 @@ public struct Container: Sendable {
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store, clock: clock),
             messages: MessageService(
-                store: store, clock: clock, settings: settings, files: files, translator: translator, previewer: previewer),
+                store: store, clock: clock, settings: settings, files: files, translator: translator, previewer: previewer,
+                previews: previews),
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock, limits: config.limits),
             metaarrays: MetaArrayService(store: store, clock: clock),
@@ -140,7 +144,7 @@ public struct Container: Sendable {
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
             services: [
-                pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher,
+                pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher, previews,
                 OutboundHTTP(client: outbound)
             ],
             shutdown: {

@@ -10,6 +10,9 @@ public struct Limits: Sendable, Equatable {
     public var adminMessageLength = 1_000
     public var dataBytes = 65_535
     public var uploadBytes = 25 * 1024 * 1024
+    /// `PARLEY_THUMBNAIL_MAX_SIDE`: a requested thumbnail box's sides (`thumbnail1`…`3`); a larger
+    /// box is 400111. A box near 8192² made libvips hold ~500 MB per upload (issue 29).
+    public var thumbnailMaxSide = 2048
     public var jsonBodyBytes = 1024 * 1024
     /// Flood protection: most messages per second from one user in one channel (0: off).
     public var messagesPerSecond = 5

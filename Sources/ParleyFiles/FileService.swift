@@ -27,7 +27,12 @@ public struct FileService: Sendable {
         self.clock = clock
         self.settings = settings
         self.thumbnails = ThumbnailMaker(
-            storage: storage, keyring: keyring, settings: settings, ffmpegSlots: ProcessSlots(settings.ffmpegConcurrency), logger: logger
+            storage: storage, keyring: keyring, settings: settings, ffmpegSlots: ProcessSlots(settings.ffmpegConcurrency),
+            gate: FairGate(
+                .init(
+                    capacity: settings.thumbnailPixelBudget, runningPerUser: settings.thumbnailJobsPerUser,
+                    heldPerUser: 4 * settings.thumbnailJobsPerUser)),
+            logger: logger
         )
         self.sourceBudget = ThumbnailSourceBudget(bytes: settings.thumbnailSourceBudgetBytes)
         self.logger = logger
@@ -42,11 +47,11 @@ public struct FileService: Sendable {
         )
     }
 
-    /// Makes the thumbnails that fit `boxes` (images and videos; none for anything else) and puts
-    /// the file in place. The file is not served until a message links it.
-    public func finish(_ upload: FileUpload, thumbnailBoxes boxes: [ThumbnailBox]) async throws -> StoredUpload {
+    /// Makes the thumbnails that fit `boxes` (images and videos; none for anything else) in
+    /// `owner`'s turn, and puts the file in place. The file is not served until a message links it.
+    public func finish(_ upload: FileUpload, thumbnailBoxes boxes: [ThumbnailBox], owner: String) async throws -> StoredUpload {
         upload.decide()
-        let made = boxes.isEmpty ? [] : await thumbnails.make(for: upload, boxes: boxes)
+        let made = boxes.isEmpty ? [] : await thumbnails.make(for: upload, boxes: boxes, owner: owner)
         upload.dropSource()
         do {
             try await BlockingWork.run { try upload.writer.commit() }

@@ -11,7 +11,14 @@ public struct FileSettings: Sendable {
     public var thumbnailSourceBudgetBytes = 256 * 1024 * 1024
     /// Images whose header claims more pixels are never decoded (pixel bombs).
     public var maxImagePixels = 100_000_000
-    /// Thumbnail work for one upload stops after this long; the file is kept without thumbnails.
+    /// `PARLEY_THUMBNAIL_PIXEL_BUDGET`: the pixels (`DecodeCost`) all thumbnail jobs of this
+    /// instance may decode at once; a larger image runs alone.
+    public var thumbnailPixelBudget = 100_000_000
+    /// `PARLEY_THUMBNAIL_JOBS_PER_USER`: one user's thumbnail jobs running at once; up to four
+    /// times as many wait their turn, more are stored without thumbnails at once.
+    public var thumbnailJobsPerUser = 2
+    /// Thumbnail work for one upload stops after this long, and an upload that waits this long for
+    /// its turn gets none: the file is kept without thumbnails.
     public var thumbnailTimeLimitSeconds = 10.0
     /// How long a file auth key works (API.md §5.3: 3 days).
     public var authKeyLifetimeMillis: Int64 = 3 * 24 * 3600 * 1000

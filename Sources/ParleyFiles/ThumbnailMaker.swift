@@ -5,14 +5,19 @@ import ParleyCore
 /// Makes an upload's thumbnails and stores them encrypted beside it. Anything that goes wrong
 /// (not really an image, too many pixels, too slow, ffmpeg failing) leaves the file without
 /// thumbnails rather than failing the upload.
+///
+/// Decoding waits for its turn at `gate`, at the cost `DecodeCost` reads from the header: the
+/// pixels decoded at once stay within a budget, and one user's uploads take turns with everyone
+/// else's instead of holding every worker (issue 29).
 struct ThumbnailMaker: Sendable {
     let storage: FileStorage
     let keyring: FileKeyring
     let settings: FileSettings
     let ffmpegSlots: ProcessSlots
+    let gate: FairGate
     let logger: Logger
 
-    func make(for upload: FileUpload, boxes: [ThumbnailBox]) async -> [ThumbnailInfo] {
+    func make(for upload: FileUpload, boxes: [ThumbnailBox], owner: String) async -> [ThumbnailInfo] {
         guard let source = upload.source, let kind = upload.sniffed else { return [] }
         let fileID = upload.fileID
         let storage = storage
@@ -40,19 +45,30 @@ struct ThumbnailMaker: Sendable {
                 }
                 image = frame
             }
-            let made = try await BlockingWork.run {
-                let thumbnailer = Thumbnailer(maxPixels: settings.maxImagePixels, timeLimitSeconds: settings.thumbnailTimeLimitSeconds)
-                let made = try thumbnailer.thumbnails(of: image, boxes: boxes)
-                return try zip(boxes, made).enumerated().map { index, pair in
-                    let (box, thumbnail) = pair
-                    let writer = try storage.writer(fileID, thumbnail: index + 1, keyring: keyring)
-                    try thumbnail.bytes.withUnsafeBytes { try writer.append($0) }
-                    try writer.commit()
-                    return ThumbnailInfo(
-                        width: box.width, height: box.height, realWidth: thumbnail.width, realHeight: thumbnail.height,
-                        type: thumbnail.mimeType, size: Int64(thumbnail.bytes.count)
-                    )
+            let info = try Thumbnailer.info(of: image)
+            let cost = DecodeCost.pixels(
+                of: info, progressive: info.family == .jpeg && DecodeCost.isProgressiveJPEG(image), boxes: boxes)
+            let patience = Duration.seconds(settings.thumbnailTimeLimitSeconds)
+            let turn = try await gate.withTurn(user: owner, cost: cost, patience: patience) {
+                try await BlockingWork.run {
+                    let thumbnailer = Thumbnailer(maxPixels: settings.maxImagePixels, timeLimitSeconds: settings.thumbnailTimeLimitSeconds)
+                    let made = try thumbnailer.thumbnails(of: image, boxes: boxes)
+                    return try zip(boxes, made).enumerated().map { index, pair in
+                        let (box, thumbnail) = pair
+                        let writer = try storage.writer(fileID, thumbnail: index + 1, keyring: keyring)
+                        try thumbnail.bytes.withUnsafeBytes { try writer.append($0) }
+                        try writer.commit()
+                        return ThumbnailInfo(
+                            width: box.width, height: box.height, realWidth: thumbnail.width, realHeight: thumbnail.height,
+                            type: thumbnail.mimeType, size: Int64(thumbnail.bytes.count)
+                        )
+                    }
                 }
+            }
+            guard let made = turn else {
+                FileMetrics.thumbnailsSkipped.increment()
+                logger.info("stored without thumbnails", metadata: ["file_id": "\(fileID)", "reason": "its turn to decode did not come"])
+                return []
             }
             FileMetrics.thumbnailsMade.increment(by: Int64(made.count))
             return made

@@ -86,6 +86,11 @@ public struct Thumbnailer: Sendable {
         self.timeLimitSeconds = timeLimitSeconds
     }
 
+    /// What the header of `bytes` says, decoding no pixels.
+    public static func info(of bytes: [UInt8]) throws -> ImageInfo {
+        try bytes.withUnsafeBytes { try header(of: $0).get() }
+    }
+
     private static func header(of buffer: UnsafeRawBufferPointer) -> Result<ImageInfo, ThumbnailError> {
         var header = parley_vips_header()
         switch parley_vips_probe(buffer.baseAddress, buffer.count, &header) {
@@ -120,7 +125,7 @@ public struct Thumbnailer: Sendable {
             throw ThumbnailError.invalidBox(box)
         }
         // The buffer goes to C by pointer, never copied; libvips reads it in place.
-        let info = try bytes.withUnsafeBytes { try Self.header(of: $0).get() }
+        let info = try Self.info(of: bytes)
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
         guard !overflow, pixels <= maxPixels else {
             throw ThumbnailError.tooManyPixels(overflow ? Int.max : pixels)

@@ -52,8 +52,8 @@ struct FileMessageInput {
             let sides = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard sides.count == 2, sides.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
                 let width = Int(sides[0]), let height = Int(sides[1]),
-                (1...8192).contains(width), (1...8192).contains(height)
-            else { throw ParleyError.invalidValue("thumbnail\(index)", "must be WIDTHxHEIGHT, each 1…8192") }
+                (1...limits.thumbnailMaxSide).contains(width), (1...limits.thumbnailMaxSide).contains(height)
+            else { throw ParleyError.invalidValue("thumbnail\(index)", "must be WIDTHxHEIGHT, each 1…\(limits.thumbnailMaxSide)") }
             return ThumbnailBox(width: width, height: height)
         }
     }

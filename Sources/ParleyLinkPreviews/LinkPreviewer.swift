@@ -16,6 +16,13 @@ public struct LinkPreviewSettings: Sendable {
     public var cacheMillis: Int64 = 3_600_000
     /// This server's own hosts: their URLs are never previewed.
     public var ownHosts: Set<String> = []
+    /// `PARLEY_LINK_PREVIEW_CONCURRENCY`: previews made at once by this instance.
+    public var concurrency = 8
+    /// `PARLEY_LINK_PREVIEWS_PER_USER`: one sender's previews waiting or in flight; more are dropped.
+    public var perUser = 10
+    /// One sender's previews in flight: a quarter of `concurrency`, so slow links of three
+    /// senders still leave others a worker.
+    public var runningPerUser: Int { max(1, concurrency / 4) }
 
     public init() {}
 }

@@ -7,5 +7,7 @@ enum PreviewMetrics {
     static let fetches = Counter(label: "parley_link_preview_fetches_total")
     /// Fetches that were refused by the guard, failed, or found no HTML page.
     static let errors = Counter(label: "parley_link_preview_errors_total")
+    /// Previews not made because their sender had too many waiting (`PreviewQueue`).
+    static let dropped = Counter(label: "parley_link_preview_dropped_total")
     static let cacheHits = Counter(label: "parley_link_preview_cache_hits_total")
 }

@@ -21,13 +21,17 @@ public struct WebhookDeliverySettings: Sendable {
     public var retryFor: Duration = .seconds(24 * 3600)
     public var firstBackoff: Duration = .seconds(1)
     public var maxBackoff: Duration = .seconds(3600)
+    /// `PARLEY_WEBHOOK_MAX_RETRY_AFTER_SECONDS`: a receiver's `Retry-After` counts for at most this.
+    public var maxRetryAfter: Duration = .seconds(3600)
+
+    var backoff: WebhookBackoff { WebhookBackoff(first: firstBackoff, max: maxBackoff, maxRetryAfter: maxRetryAfter) }
 
     public init() {}
 }
 
 /// Drains the delivery queue: any instance claims due deliveries, signs and posts them through
-/// the outbound guard, and records the outcome (delivered, retried with backoff and jitter or
-/// after `Retry-After`, or failed for good). A delivery is sent at least once; two instances
+/// the outbound guard, and records the outcome (delivered, retried with backoff and jitter,
+/// lengthened by `Retry-After`, or failed for good). A delivery is sent at least once; two instances
 /// never attempt the same one at the same time.
 public final class WebhookDispatcher: Service, Sendable {
     let store: Store
@@ -134,7 +138,7 @@ public final class WebhookDispatcher: Service, Sendable {
                     body: rendered)
             }
             let retryable = [408, 429].contains(response.status) || response.status >= 500
-            let retryAfter = [429, 503].contains(response.status) ? response.retryAfter.map { min($0, settings.retryFor) } : nil
+            let retryAfter = [429, 503].contains(response.status) ? response.retryAfter : nil
             return failed(
                 claimed, statusCode: response.status, error: "answered \(response.status)", retryable: retryable, retryAfter: retryAfter,
                 rendered: rendered)
@@ -148,12 +152,13 @@ public final class WebhookDispatcher: Service, Sendable {
         }
     }
 
-    /// A failed attempt: due again after `Retry-After` or the backoff, or failed for good when
-    /// not retryable or past `retryFor`.
+    /// A failed attempt: due again after the backoff (or a longer `Retry-After`), or failed for
+    /// good when not retryable or past `retryFor`.
     private func failed(
         _ claimed: ClaimedWebhookDelivery, statusCode: Int?, error: String, retryable: Bool, retryAfter: Duration?, rendered: String?
     ) -> WebhookAttempt {
-        let retryAt = clock.nowMillis + (retryAfter ?? backoff(attempt: claimed.delivery.attempts)).milliseconds
+        let retryAt =
+            clock.nowMillis + settings.backoff.delay(afterAttempts: claimed.delivery.attempts, retryAfter: retryAfter).milliseconds
         let giveUpAt = claimed.eventCreatedAt + settings.retryFor.milliseconds
         return WebhookAttempt(
             deliveryID: claimed.delivery.deliveryID, delivered: false, statusCode: statusCode, error: String(error.prefix(500)),
@@ -216,11 +221,5 @@ public final class WebhookDispatcher: Service, Sendable {
     private struct ChannelKey: Hashable {
         let url: String
         let kind: ChannelKind
-    }
-
-    /// A doubling backoff from `firstBackoff` with full jitter (half to all of it).
-    private func backoff(attempt: Int) -> Duration {
-        let ceiling = min(settings.firstBackoff * (1 << min(max(attempt - 1, 0), 20)), settings.maxBackoff)
-        return ceiling * Double.random(in: 0.5...1)
     }
 }

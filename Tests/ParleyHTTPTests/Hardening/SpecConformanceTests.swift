@@ -135,13 +135,13 @@ import Testing
             let cast = try await api.cast("box", 1)
             let url = try await api.createChannel(["user_ids": [cast[0]]])
             let png = try Media.pngWithAlpha(4, 4)
-            for box in ["+5x5", "5x-5", " 5x5", "5x5 ", "0x5", "8193x1"] {
+            for box in ["+5x5", "5x-5", " 5x5", "5x5 ", "0x5", "8193x1", "2049x1", "1x4096"] {
                 let response = try await api.upload(
                     url, ["user_id": cast[0], "thumbnail1": box], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png))
                 #expect(try response.code == 400111, "\(box): \(response.text)")
             }
             let fine = try await api.upload(
-                url, ["user_id": cast[0], "thumbnail1": "002X8192"], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png)
+                url, ["user_id": cast[0], "thumbnail1": "002X2048"], file: FormFile(fileName: "a.png", contentType: "image/png", bytes: png)
             )
             #expect(fine.status == 201, "\(fine.text)")
         }

@@ -11,6 +11,8 @@ final class WebhookReceiver: Sendable {
     struct Received: Sendable {
         let headers: [String: String]
         let body: String
+        /// When it arrived, to check the waits between attempts.
+        var at = ContinuousClock.now
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
     }
 

@@ -219,6 +219,30 @@ import Testing
         }
     }
 
+    /// Issue 29: `Retry-After: 0`, a negative one or a date in the past no longer makes the
+    /// delivery due at the next poll (50 ms here); each wait is at least the schedule's (1 s,
+    /// 2 s, 4 s, each with jitter down to half).
+    @Test func aRetryAfterShorterThanTheScheduleDoesNotShortenIt() async throws {
+        try await Self.withWebhook(
+            events: ["group_channel:message_send"], adjust: { $0.webhookDelivery.firstBackoff = .seconds(1) }
+        ) { api, receiver, _ in
+            receiver.script([
+                .status(503, headers: ["Retry-After": "0"]), .status(429, headers: ["Retry-After": "-5"]),
+                .status(503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"])
+            ])
+            let cast = try await api.cast("whsoon", 1)
+            let channel = try await api.createChannel(["user_ids": [cast[0]]])
+            _ = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "patience"], as: cast.session(0))
+            #expect(try await eventually(within: .seconds(40)) { receiver.received(about: channel).count == 4 })
+            let times = receiver.received(about: channel).map(\.at)
+            let waits = zip(times, times.dropFirst()).map { $1 - $0 }
+            // The schedule's lower bounds, less a little for rounding to milliseconds.
+            for (wait, least) in zip(waits, [0.5, 1, 2]) {
+                #expect(wait >= .seconds(least) - .milliseconds(20), "waits: \(waits)")
+            }
+        }
+    }
+
     @Test func redeliveryAndRotationSignWithTheSameIDAndBothSecrets() async throws {
         try await Self.withWebhook(events: ["group_channel:message_send"]) { api, receiver, _ in
             let cast = try await api.cast("whredo", 1)
