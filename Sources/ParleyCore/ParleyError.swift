@@ -56,6 +56,12 @@ extension ParleyError {
     /// The body is not a well-formed HTTP message body (a bad chunk, a missing CRLF, a bad trailer).
     public static let malformedBody = ParleyError(status: 400, code: 400111, message: "The request body is malformed.")
 
+    /// What is not an HTTP/1.1 request at all (a bad request line or header, conflicting lengths).
+    public static let malformedRequest = ParleyError(status: 400, code: 400111, message: "The request is not well-formed HTTP/1.1.")
+
+    /// A request header larger than the server reads (431, RFC 6585 §5).
+    public static let headerTooLarge = ParleyError(status: 431, code: 400110, message: "The request header is too large.")
+
     public static let invalidJSON = ParleyError(status: 400, code: 400403, message: "The request body is not valid JSON.")
 
     public static func invalidJSON(_ reason: String) -> ParleyError {

@@ -25,7 +25,7 @@ extension QueryParameters {
         filter.createdAfter = try int64("created_after")
         filter.createdBefore = try int64("created_before")
         filter.order = try choice("order", default: ChannelOrder.latestLastMessage)
-        filter.metadataOrderKey = string("metadata_order_key")
+        filter.metadataOrderKey = string("metadata_order_key")?.nfc
         return filter
     }
 

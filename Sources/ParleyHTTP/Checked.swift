@@ -93,6 +93,7 @@ extension Array: CheckedDecodable where Element: CheckedDecodable {
 
 extension Dictionary: CheckedDecodable where Key == String, Value == String {
     /// A string map (metadata): its keys are named `field keys` and its values `field values` in errors.
+    /// Keys are taken in Unicode NFC (`String.nfc`), the one spelling the database stores.
     init(checking decoder: any Decoder) throws {
         let field = DecodingFailure.fieldName(decoder.codingPath)
         let container = try decoder.container(keyedBy: MapKey.self)
@@ -107,7 +108,7 @@ extension Dictionary: CheckedDecodable where Key == String, Value == String {
             guard let value else { throw ParleyError.wrongType("\(field) values", expected: .string) }
             try String.refuseNUL(key.stringValue, field: "\(field) keys")
             try String.refuseNUL(value, field: "\(field) values")
-            map[key.stringValue] = value
+            map[key.stringValue.nfc] = value
         }
         self = map
     }

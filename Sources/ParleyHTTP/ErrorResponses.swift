@@ -1,6 +1,8 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import NIOHTTP1
 import ParleyCore
 
@@ -61,14 +63,20 @@ struct ErrorResponses: Sendable {
     }
 
     static func response(for error: ParleyError) -> Response {
-        let status = HTTPResponse.Status(code: error.status)
-        let body = ErrorBody(error: true, code: error.code, message: error.message)
-        // An error body always encodes; the bare status is only a guard against the impossible.
-        var response = (try? JSONResponse.make(body, status: status)) ?? Response(status: status)
+        var response = Response(
+            status: HTTPResponse.Status(code: error.status), headers: JSONResponse.headers, body: ResponseBody(byteBuffer: body(for: error))
+        )
         if let retryAfter = error.retryAfter {
             response.headers[.retryAfter] = String(retryAfter)
         }
         return response
+    }
+
+    /// The error body's bytes (also written by `MalformedRequestResponder`, below Hummingbird).
+    static func body(for error: ParleyError) -> ByteBuffer {
+        let body = ErrorBody(error: true, code: error.code, message: error.message)
+        // An error body always encodes; the empty body is only a guard against the impossible.
+        return (try? JSONResponse.encoder.encode(body)).map { ByteBuffer(data: $0) } ?? ByteBuffer()
     }
 }
 

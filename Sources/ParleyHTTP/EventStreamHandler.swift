@@ -33,6 +33,7 @@ final class EventStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var phase = Phase.awaitingAuth(nil)
     /// The text message being received, fragment by fragment.
     private var text: ByteBuffer?
+    private var rules = ClientFrameRules()
     /// Client messages waiting for the stream to open or for the one being handled: handled one
     /// at a time, in order (a typing start before its end).
     private var pending: [String] = []
@@ -79,10 +80,13 @@ final class EventStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard frame.maskKey != nil else {
             return closer.close(WebSocketErrorCode.protocolError.code, reason: "Client frames must be masked")
         }
+        if let violation = rules.violation(frame) {
+            text = nil
+            return closer.close(WebSocketErrorCode.protocolError.code, reason: violation)
+        }
         switch frame.opcode {
         case .connectionClose:
-            var payload = frame.unmaskedData
-            closer.peerClosed(code: payload.readInteger(as: UInt16.self))
+            closer.peerClosed(answer: ClientFrameRules.closeAnswer(frame.unmaskedData))
         case .ping where !closer.isClosing:
             wire.writeAndFlush(WireFrames.pong(frame.unmaskedData))
         case .text:

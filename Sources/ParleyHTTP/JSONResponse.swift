@@ -14,7 +14,7 @@ enum JSONResponse {
     /// One encoder for every response: its options never change, and encoding is thread-safe.
     /// Keys are sorted so that a map (metadata) always reads the same; slashes stay unescaped,
     /// as `JSONWriter` writes them.
-    private static let encoder: JSONEncoder = {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

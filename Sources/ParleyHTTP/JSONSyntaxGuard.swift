@@ -6,6 +6,8 @@
 /// (../shared/design/C-LIBRARIES.md). And the decoder is lenient where the RFC is not: it takes
 /// trailing commas (`{"a":1,}`), which a strict peer would refuse. Everything this guard lets
 /// through is strict JSON of bounded depth, so the decoder only ever sees input it handles.
+///
+/// It also refuses an object that repeats a key (`JSONObjectKeys`), which the decoder would take.
 enum JSONSyntaxGuard {
     /// Deeper than any body of the API needs (the deepest is three levels).
     static let maxDepth = 64
@@ -22,6 +24,7 @@ enum JSONSyntaxGuard {
         var scanner = Scanner(bytes: bytes)
         // The open containers, innermost last: true for an object, false for an array.
         var open: [Bool] = []
+        var keys = JSONObjectKeys()
         var expecting = Expecting.value
         while true {
             scanner.skipWhitespace()
@@ -39,6 +42,7 @@ enum JSONSyntaxGuard {
                     guard open.count < maxDepth else { throw Violation(description: "the JSON is nested deeper than \(maxDepth) levels") }
                     scanner.index += 1
                     open.append(byte == UInt8(ascii: "{"))
+                    if byte == UInt8(ascii: "{") { keys.objectOpened() }
                     expecting = byte == UInt8(ascii: "{") ? .keyOrObjectEnd : .valueOrArrayEnd
                 } else {
                     try scanner.scalar()
@@ -48,10 +52,14 @@ enum JSONSyntaxGuard {
                 if expecting == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
                     scanner.index += 1
                     open.removeLast()
+                    keys.objectClosed()
                     expecting = .separatorOrEnd
                 } else {
                     guard byte == UInt8(ascii: "\"") else { throw Violation(description: "an object key must be a string") }
-                    try scanner.string()
+                    let start = scanner.index + 1
+                    let isPlain = try scanner.string()
+                    let quoted = UnsafeRawBufferPointer(rebasing: bytes[start..<scanner.index - 1])
+                    guard keys.insert(quoted, isPlain: isPlain) else { throw Violation(description: "an object repeats a key") }
                     expecting = .colon
                 }
             case .colon:
@@ -66,6 +74,7 @@ enum JSONSyntaxGuard {
                 case UInt8(ascii: ","): expecting = isObject ? .key : .value
                 case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject:
                     open.removeLast()
+                    if isObject { keys.objectClosed() }
                     expecting = .separatorOrEnd
                 default: throw Violation(description: "unexpected character in a JSON \(isObject ? "object" : "array")")
                 }
@@ -98,14 +107,17 @@ enum JSONSyntaxGuard {
         }
 
         /// A quoted string with valid escapes and no raw control characters; UTF-8 validity is
-        /// left to the decoder, which checks it.
-        mutating func string() throws {
+        /// left to the decoder, which checks it. Returns whether it is plain: ASCII, no escapes.
+        @discardableResult
+        mutating func string() throws -> Bool {
             index += 1
+            var isPlain = true
             while let byte = peek() {
                 index += 1
                 switch byte {
-                case UInt8(ascii: "\""): return
+                case UInt8(ascii: "\""): return isPlain
                 case UInt8(ascii: "\\"):
+                    isPlain = false
                     guard let escaped = peek() else { break }
                     index += 1
                     switch escaped {
@@ -122,6 +134,7 @@ enum JSONSyntaxGuard {
                     default: throw Violation(description: "an invalid escape in a string")
                     }
                 case 0..<0x20: throw Violation(description: "a control character in a string")
+                case 0x80...: isPlain = false
                 default: continue
                 }
             }

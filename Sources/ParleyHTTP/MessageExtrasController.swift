@@ -77,15 +77,16 @@ struct MessageExtrasController {
     }
 
     @Sendable func removeMetaarrayKeys(_ request: Request, _ context: CallerContext) async throws -> Response {
-        guard let keys = QueryParameters(request).list("metaarray_keys") else { throw ParleyError.missing("metaarray_keys") }
+        guard let keys = QueryParameters(request).list("metaarray_keys")?.map(\.nfc) else { throw ParleyError.missing("metaarray_keys") }
         let message = try await metaarrays.removeKeys(
             context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), keys: keys)
         return JSONResponse.make(MessageDTO(message: message))
     }
 
+    /// In Unicode NFC, so that one reaction spelled two ways is one row (see `String.nfc`).
     private func reactionKey(_ text: String) throws -> String {
         guard !text.isEmpty else { throw ParleyError.invalidValue("reaction", "must not be empty") }
-        return try Validation.text(text, field: "reaction", max: ReactionService.maxReactionLength)
+        return try Validation.text(text.nfc, field: "reaction", max: ReactionService.maxReactionLength)
     }
 }
 

@@ -160,7 +160,7 @@ enum MessageFieldRules {
             guard entry.value.count <= Validation.maxMetaArrayValues else {
                 throw ParleyError.tooMany("A meta array key may hold at most \(Validation.maxMetaArrayValues) values.")
             }
-            return MetaArray(key: entry.key, value: entry.value)
+            return MetaArray(key: entry.key.nfc, value: entry.value)
         }
     }
 }

@@ -40,7 +40,8 @@ struct ChannelMetadataOfKind: MetadataService {
     }
 }
 
-/// `…/metadata[/{key}]` for users (API.md §2.2) and channels of both kinds (§3.10, §8.2).
+/// `…/metadata[/{key}]` for users (API.md §2.2) and channels of both kinds (§3.10, §8.2). Keys
+/// are taken in Unicode NFC, in the path as in bodies (`Checked`), so that one key is one row.
 struct MetadataController<Service: MetadataService> {
     let service: Service
     /// The owner's path under `/v3`, e.g. `users/{user_id}`, and the name of its capture.
@@ -85,21 +86,21 @@ struct MetadataController<Service: MetadataService> {
     }
 
     @Sendable func value(_ request: Request, _ context: CallerContext) async throws -> Response {
-        let key = try context.pathParameter("key")
+        let key = try context.pathParameter("key").nfc
         let value = try await service.value(context.caller, try context.pathParameter(ownerParameter), key: key)
         return try JSONResponse.make([key: value])
     }
 
     @Sendable func updateValue(_ request: Request, _ context: CallerContext) async throws -> Response {
         let body = try await request.decode(as: MetadataValueBody.self, context: context)
-        let key = try context.pathParameter("key")
+        let key = try context.pathParameter("key").nfc
         let map = try Validation.metadata([key: body.value])
         try await service.update(context.caller, try context.pathParameter(ownerParameter), map, upsert: body.upsert ?? true)
         return try JSONResponse.make(map)
     }
 
     @Sendable func delete(_ request: Request, _ context: CallerContext) async throws -> Response {
-        try await service.delete(context.caller, try context.pathParameter(ownerParameter), key: try context.pathParameter("key"))
+        try await service.delete(context.caller, try context.pathParameter(ownerParameter), key: try context.pathParameter("key").nfc)
         return JSONResponse.empty()
     }
 }

@@ -32,12 +32,13 @@ final class StreamCloser: @unchecked Sendable {
         }
     }
 
-    /// The client's close frame: it answers ours, or it is answered with its code; either way
-    /// the connection ends (the server closes TCP first).
-    func peerClosed(code: UInt16?) {
+    /// The client's close frame: it answers ours, or it is answered (with its own code, or 1002
+    /// for a code it may not send: `ClientFrameRules.closeAnswer`); either way the connection ends
+    /// (the server closes TCP first).
+    func peerClosed(answer: UInt16?) {
         if !isClosing {
             isClosing = true
-            wire.writeAndFlush(WireFrames.close(code))
+            wire.writeAndFlush(WireFrames.close(answer))
         }
         channel.close(promise: nil)
     }

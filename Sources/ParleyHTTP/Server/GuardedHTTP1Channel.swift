@@ -16,7 +16,8 @@ import ParleyContainer
 /// The upgrade is NIO's (`NIOTypedWebSocketServerUpgrader`); an upgraded connection leaves the
 /// deadlines behind (the stream has pings) and becomes NIO handlers (`EventStreamHandler`), so
 /// that the connection's task ends with the upgrade instead of lasting as long as the socket.
-/// Only a well-formed upgrade of the stream reaches the upgrader (`UpgradeRequestFilter`).
+/// Only a well-formed upgrade of the stream reaches the upgrader (`UpgradeRequestFilter`); what the
+/// decoder cannot parse is answered by `MalformedRequestResponder`.
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     enum UpgradeResult: Sendable {
         case eventStream
@@ -76,6 +77,8 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             configuration.enableResponseHeaderValidation = false  // HTTPTypes validate them already
             let upgradeResult = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
             let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
+            try channel.pipeline.syncOperations.addHandler(
+                MalformedRequestResponder(), name: MalformedRequestResponder.name, position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(UpgradeRequestFilter(), position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(
                 RequestBytesWatcher(deadlines: ConnectionDeadlines(timeouts: timeouts)), name: RequestBytesWatcher.name, position: .first)
@@ -102,8 +105,9 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     /// receive buffer for the next read, 2 KB a socket by default), and the stream's handler.
     private static func installEventStream(on channel: any Channel, head: HTTPRequestHead, _ eventStream: EventStreamController) throws {
         let operations = channel.pipeline.syncOperations
-        let watcher = try operations.context(name: RequestBytesWatcher.name)
-        operations.removeHandler(context: watcher, promise: nil)
+        for name in [RequestBytesWatcher.name, MalformedRequestResponder.name] {
+            operations.removeHandler(context: try operations.context(name: name), promise: nil)
+        }
         let wire = WireWriter()
         try operations.addHandler(wire, position: .first)
         try channel.syncOptions?.setOption(

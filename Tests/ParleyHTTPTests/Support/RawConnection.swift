@@ -59,12 +59,19 @@ final class RawConnection: @unchecked Sendable {
     /// What the server sends until `enough` holds for it, it closes the connection, or `timeout`
     /// passes.
     func read(timeout: Duration, until enough: @escaping @Sendable (String) -> Bool) async -> (text: String, closed: Bool) {
+        let (bytes, closed) = await readBytes(timeout: timeout) { enough(String(decoding: $0, as: UTF8.self)) }
+        return (String(decoding: bytes, as: UTF8.self), closed)
+    }
+
+    /// The bytes the server sends until `enough` holds for them, it closes the connection, or
+    /// `timeout` passes (for WebSocket frames, which are not text).
+    func readBytes(timeout: Duration, until enough: @escaping @Sendable ([UInt8]) -> Bool) async -> (bytes: [UInt8], closed: Bool) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: self.blockingRead(timeout: timeout, until: enough)) }
         }
     }
 
-    private func blockingRead(timeout: Duration, until enough: (String) -> Bool) -> (text: String, closed: Bool) {
+    private func blockingRead(timeout: Duration, until enough: ([UInt8]) -> Bool) -> (bytes: [UInt8], closed: Bool) {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -74,10 +81,10 @@ final class RawConnection: @unchecked Sendable {
             let millis = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             guard poll(&poller, 1, millis) > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return (String(decoding: received, as: UTF8.self), true) }
+            if count <= 0 { return (received, true) }
             received.append(contentsOf: buffer[0..<count])
-            if enough(String(decoding: received, as: UTF8.self)) { break }
+            if enough(received) { break }
         }
-        return (String(decoding: received, as: UTF8.self), false)
+        return (received, false)
     }
 }
