@@ -162,9 +162,12 @@ public struct Event: Sendable, Equatable {
             payload: .message(message), exceptUserID: exceptUserID, channelKind: channelKind)
     }
 
-    /// The sender of the message the event carries.
-    public var messageSenderID: String? {
-        if case .message(let message) = payload { return message.sender?.userID }
+    /// The message the event carries (`message_received`, `message_updated`).
+    public var message: Message? {
+        if case .message(let message) = payload { return message }
         return nil
     }
+
+    /// The sender of the message the event carries.
+    public var messageSenderID: String? { message?.sender?.userID }
 }

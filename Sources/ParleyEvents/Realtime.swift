@@ -250,18 +250,21 @@ extension Realtime {
             return after > last ? [.resyncRequired] : []
         }
         let limit = settings.maxReplay
-        let (purged, events, blocked) = try await store.read { repositories in
+        let (purged, events, blocked, removed) = try await store.read { repositories in
             let events = try repositories.events.replay(for: userID, after: after, through: through, limit: limit + 1)
             let senders = Array(Set(events.compactMap(\.event.messageSenderID)))
             let blocked =
                 senders.isEmpty ? [] : try repositories.blocks.blocked(by: userID, among: senders, afterUserID: nil, limit: senders.count)
-            return (try repositories.events.purgedThrough(), events, Set(blocked.map(\.userID)))
+            let removed = try repositories.messages.removed(among: Array(Set(events.compactMap(\.event.message?.messageID))))
+            return (try repositories.events.purgedThrough(), events, Set(blocked.map(\.userID)), removed)
         }
         guard after >= purged, events.count <= limit else { return [.resyncRequired] }
         return events.compactMap { replayed in
-            if case .message(let message) = replayed.event.payload, let visibleFrom = replayed.visibleFrom, message.createdAt < visibleFrom
-            {
-                return nil
+            if let message = replayed.event.message {
+                if let visibleFrom = replayed.visibleFrom, message.createdAt < visibleFrom { return nil }
+                // A replay never shows what a message said once it has been deleted: its
+                // `message_deleted` follows, in the replay or in the live stream.
+                if removed.contains(message.messageID) { return nil }
             }
             let event = replayed.event.seen(blockingSender: replayed.event.messageSenderID.map(blocked.contains) ?? false)
             return event.type == .sessionEnded ? nil : .event(event, SharedFrame())

@@ -146,13 +146,15 @@ public struct EventRepository {
     }
 
     /// The events after `after` up to `through` that `userID` receives by their memberships now
-    /// (the channels they are in) or by name, oldest first, at most `limit`.
+    /// (the channels they are in, from when they came in: migration 0021) or by name, oldest
+    /// first, at most `limit`.
     public func replay(for userID: String, after: Int64, through: Int64, limit: Int) throws -> [ReplayedEvent] {
         let rows = try connection.query(
             """
             SELECT * FROM (
                 SELECT \(Self.columns(prefix: "e.")), m.ts_message_offset AS visible_from
-                FROM channel_recipients m JOIN events e ON e.channel_url = m.channel_url AND e.event_id > $2 AND e.event_id <= $4
+                FROM channel_recipients m
+                    JOIN events e ON e.channel_url = m.channel_url AND e.event_id > GREATEST($2, m.since_event_id) AND e.event_id <= $4
                 WHERE m.user_id = $1 AND e.audience < 2 AND (m.state = 'joined' OR e.audience = 1)
                     AND e.except_user_id IS DISTINCT FROM $1
                 UNION ALL
@@ -161,7 +163,8 @@ public struct EventRepository {
                     AND e.except_user_id IS DISTINCT FROM $1
                     AND NOT (e.audience < 2 AND EXISTS (
                         SELECT 1 FROM channel_recipients m
-                        WHERE m.channel_url = e.channel_url AND m.user_id = $1 AND (m.state = 'joined' OR e.audience = 1)))
+                        WHERE m.channel_url = e.channel_url AND m.user_id = $1 AND (m.state = 'joined' OR e.audience = 1)
+                            AND e.event_id > m.since_event_id))
             ) mine ORDER BY event_id LIMIT $3
             """,
             [userID, after, Int64(limit), through]
@@ -204,13 +207,17 @@ public struct EventRepository {
     /// joined members who see every message).
     public func recipients(_ channelURLs: [String]) throws -> [String: [ChannelRecipient]] {
         let rows = try connection.query(
-            "SELECT channel_url, user_id, state, ts_message_offset FROM channel_recipients WHERE channel_url = ANY($1::text[])",
+            """
+            SELECT channel_url, user_id, state, ts_message_offset, since_event_id FROM channel_recipients
+            WHERE channel_url = ANY($1::text[])
+            """,
             [channelURLs]
         )
         var byChannel: [String: [ChannelRecipient]] = [:]
         for row in rows {
             let recipient = ChannelRecipient(
-                userID: try row.decode("user_id"), state: try row.decode("state"), visibleFrom: try row.decode("ts_message_offset")
+                userID: try row.decode("user_id"), state: try row.decode("state"), visibleFrom: try row.decode("ts_message_offset"),
+                sinceEventID: try row.decode("since_event_id")
             )
             byChannel[try row.decode("channel_url"), default: []].append(recipient)
         }
@@ -249,6 +256,8 @@ public struct ChannelRecipient: Sendable {
     public let userID: String
     public let state: MemberState
     public let visibleFrom: Int64
+    /// The newest event id when the membership began: the channel's earlier events are not theirs.
+    public let sinceEventID: Int64
 }
 
 extension EventType: PostgresDecodable {}

@@ -172,6 +172,15 @@ public struct MessageRepository {
         return query.reverse ? messages.reversed() : messages
     }
 
+    /// Which of these messages have been removed since.
+    public func removed(among messageIDs: [Int64]) throws -> Set<Int64> {
+        guard !messageIDs.isEmpty else { return [] }
+        return Set(
+            try connection.query(
+                "SELECT message_id FROM messages WHERE message_id = ANY($1::bigint[]) AND is_removed", [messageIDs.map(String.init)]
+            ).map { try $0.decode("message_id") as Int64 })
+    }
+
     /// The messages `viewer` may see, removed ones excluded.
     public func count(_ channelURL: String, viewer: MessageViewer) throws -> Int {
         try connection.query(
