@@ -38,7 +38,9 @@ public struct MessageService: Sendable {
         if query.includeRemoved { try caller.requireAdmin() }
         let viewer = try caller.viewer(named: viewerID)
         let now = clock.nowMillis
-        return try await store.read { repositories in
+        var query = query
+        query.maxBytes = settings.limits.historyBytes
+        return try await store.read { [query] repositories in
             let viewer = try Self.viewer(kind, channelURL, caller, viewer, now: now, repositories)
             guard let page = try repositories.messages.history(channelURL, query, viewer: viewer) else {
                 throw Self.notFound(query.anchorMessageID ?? 0)

@@ -16,6 +16,10 @@ public struct Limits: Sendable, Equatable {
     public var jsonBodyBytes = 1024 * 1024
     /// Flood protection: most messages per second from one user in one channel (0: off).
     public var messagesPerSecond = 5
+    /// The stored bytes of messages one history window holds (issue 29.1): past it the window is
+    /// cut at its far ends. Written, a stored byte grows at most twofold, so a response stays
+    /// near twice this.
+    public var historyBytes = 4 << 20
     /// Distinct reaction keys on one message, and distinct reactions one user puts on one message
     /// (API.md §4.6): every history page and channel list carries a message's reactions.
     public var reactionKeysPerMessage = 50

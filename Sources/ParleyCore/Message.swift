@@ -193,6 +193,8 @@ public struct HistoryQuery: Sendable {
     public var customTypes: [String]?
     public var senderIDs: [String]?
     public var includeRemoved = false
+    /// The stored bytes the window may hold (`Limits.historyBytes`); 0 for no bound.
+    public var maxBytes = 0
 
     public init(anchorTimestamp: Int64) {
         self.anchorTimestamp = anchorTimestamp

@@ -64,7 +64,7 @@ struct UserReference: Decodable {
         } else {
             userID = try decoder.container(keyedBy: CodingKeys.self).decode(Checked<String>.self, forKey: .userID).wrappedValue
         }
-        try String.refuseNUL(userID, field: "users")
+        try userID.requireNoControlCharacters(field: "users")
     }
 }
 

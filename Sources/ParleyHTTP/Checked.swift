@@ -4,10 +4,10 @@ import ParleyCore
 /// Every string, list of strings, string map, whole number and required boolean a body declares
 /// is `@Checked`; other booleans and lists of objects need nothing more than `Decodable`.
 ///
-/// - PostgreSQL text cannot hold U+0000, and a C string would silently end there: a string, a list
-///   item or a string map's key or value holding U+0000 is refused with 400111, rather than stored
-///   as something other than what was sent. Only declared fields are read, so a field the server
-///   ignores is never refused.
+/// - Control characters other than tab, line feed and carriage return are refused with 400111 in
+///   a string, a list item or a string map's key or value (`String.hasRefusedControlCharacters`:
+///   PostgreSQL text cannot hold U+0000, and the others cost six bytes each in every response).
+///   Only declared fields are read, so a field the server ignores is never refused.
 /// - A number with a fraction (or too large for 64 bits) where a whole number goes is 400111
 ///   "must be a whole number": `JSONDecoder` reports it as corrupted data, which does not always
 ///   carry the field's coding path, so the field could not be named.
@@ -44,11 +44,7 @@ protocol CheckedDecodable {
 extension String: CheckedDecodable {
     init(checking decoder: any Decoder) throws {
         self = try decoder.singleValueContainer().decode(String.self)
-        try Self.refuseNUL(self, field: DecodingFailure.fieldName(decoder.codingPath))
-    }
-
-    static func refuseNUL(_ text: String, field: String) throws {
-        if text.utf8.contains(0) { throw ParleyError.invalidValue(field, "must not contain U+0000") }
+        try requireNoControlCharacters(field: DecodingFailure.fieldName(decoder.codingPath))
     }
 }
 
@@ -106,8 +102,8 @@ extension Dictionary: CheckedDecodable where Key == String, Value == String {
                 value = nil
             }
             guard let value else { throw ParleyError.wrongType("\(field) values", expected: .string) }
-            try String.refuseNUL(key.stringValue, field: "\(field) keys")
-            try String.refuseNUL(value, field: "\(field) values")
+            try key.stringValue.requireNoControlCharacters(field: "\(field) keys")
+            try value.requireNoControlCharacters(field: "\(field) values")
             map[key.stringValue.nfc] = value
         }
         self = map

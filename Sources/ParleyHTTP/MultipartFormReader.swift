@@ -130,9 +130,10 @@ private final class PartCollector {
 
     private func complete() throws {
         if case .field(let name) = current {
-            guard let text = String(validating: fieldBytes, as: UTF8.self), !text.utf8.contains(0) else {
-                throw ParleyError.invalidValue(name, "must be UTF-8 text without U+0000")
+            guard let text = String(validating: fieldBytes, as: UTF8.self) else {
+                throw ParleyError.invalidValue(name, "must be UTF-8 text")
             }
+            try text.requireNoControlCharacters(field: name)
             form.fields[name] = text
         }
         current = nil

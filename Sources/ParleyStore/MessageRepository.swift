@@ -160,13 +160,26 @@ public struct MessageRepository {
         let before = anchor.map { "\(key) < \($0)" } ?? "m.created_at < \(ts)"
         let after = anchor.map { "\(key) > \($0)" } ?? "m.created_at > \(ts)"
         let at = anchor.map { "\(key) = \($0)" } ?? "m.created_at = \(ts)"
-        let base = "SELECT \(MessageRows.columns) FROM \(MessageRows.from(viewer: viewerID)) \(sql.whereClause)"
-        var statement = """
-            (\(base) AND \(before) ORDER BY m.created_at DESC, m.message_id DESC LIMIT \(sql.bind(query.prevLimit)))
-            UNION ALL
-            (\(base) AND \(after) ORDER BY m.created_at, m.message_id LIMIT \(sql.bind(query.nextLimit)))
+        let from = "FROM \(MessageRows.from(viewer: viewerID)) \(sql.whereClause)"
+        // Each side holds at most its share of the byte budget, counted outward from the anchor,
+        // so a cut window keeps the messages nearest the anchor and its client pages on from the
+        // last one it got; the first message of a side always comes, whatever its size.
+        let (prevBudget, nextBudget) = Self.budgets(query)
+        func side(_ condition: String, _ order: String, limit: Int, budget: Int) -> String {
             """
-        if query.include { statement += "\nUNION ALL\n(\(base) AND \(at))" }
+            SELECT * FROM (
+                SELECT \(MessageRows.columns), \(MessageRows.storedBytes) AS row_bytes,
+                    sum(\(MessageRows.storedBytes)) OVER (ORDER BY \(order)) AS window_bytes
+                \(from) AND \(condition) ORDER BY \(order) LIMIT \(sql.bind(limit))
+            ) side WHERE side.window_bytes - side.row_bytes < \(sql.bind(budget))
+            """
+        }
+        var statement = """
+            (\(side(before, "m.created_at DESC, m.message_id DESC", limit: query.prevLimit, budget: prevBudget)))
+            UNION ALL
+            (\(side(after, "m.created_at, m.message_id", limit: query.nextLimit, budget: nextBudget)))
+            """
+        if query.include { statement += "\nUNION ALL\n(SELECT \(MessageRows.columns), 0, 0 \(from) AND \(at))" }
         let messages = try MessageRows.decode(try connection.query(statement, sql.parameters))
             .sorted { ($0.createdAt, $0.messageID) < ($1.createdAt, $1.messageID) }
         return query.reverse ? messages.reversed() : messages
@@ -179,6 +192,14 @@ public struct MessageRepository {
             try connection.query(
                 "SELECT message_id FROM messages WHERE message_id = ANY($1::bigint[]) AND is_removed", [messageIDs.map(String.init)]
             ).map { try $0.decode("message_id") as Int64 })
+    }
+
+    /// The byte budget of each side of a window, in proportion to the messages it asks for.
+    static func budgets(_ query: HistoryQuery) -> (prev: Int, next: Int) {
+        let asked = query.prevLimit + query.nextLimit
+        guard query.maxBytes > 0, asked > 0 else { return (Int(Int32.max), Int(Int32.max)) }
+        let prev = query.maxBytes * query.prevLimit / asked
+        return (prev, query.maxBytes - prev)
     }
 
     /// The messages `viewer` may see, removed ones excluded.

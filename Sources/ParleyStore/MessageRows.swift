@@ -12,6 +12,14 @@ enum MessageRows {
         m.translations::text AS translations, m.og_tag::text AS og_tag
         """
 
+    /// About what a message row holds, in bytes, for the history's byte budget: its texts as
+    /// stored, and a fixed allowance for the rest (ids, times, the sender).
+    static let storedBytes = """
+        (octet_length(m.message) + octet_length(m.data) + octet_length(m.custom_type) + octet_length(m.sorted_metaarray::text)
+            + COALESCE(octet_length(m.file::text), 0) + COALESCE(octet_length(m.translations::text), 0)
+            + COALESCE(octet_length(m.og_tag::text), 0) + 256)
+        """
+
     /// The tables the columns come from, for the reader bound at `viewer` (a placeholder such as
     /// `$3`, whose value may be NULL for the admin): whether they block each sender.
     static func from(viewer: String) -> String {

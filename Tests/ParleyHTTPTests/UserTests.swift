@@ -180,8 +180,9 @@ import Testing
 @Suite struct UserEncodingTests {
     @Test func awkwardTextSurvivesTheRoundTrip() async throws {
         let userID = uniqueID("text")
-        let nickname = "Zoë \"Q\" \\ / \u{1}\t\n😀"
-        let metadata = ["quote\"key": "line\nbreak", "emoji😀": "\u{7}bell \\ back", "slash/": "日本語", "": "x"].filter { !$0.key.isEmpty }
+        // Tab, line feed and carriage return are the control characters text may hold (issue 29.1).
+        let nickname = "Zoë \"Q\" \\ / \r\t\n😀"
+        let metadata = ["quote\"key": "line\nbreak", "emoji😀": "\tbell \\ back", "slash/": "日本語", "": "x"].filter { !$0.key.isEmpty }
         try await TestServer.withAPI { api in
             let created = try await api.post("/v3/users", ["user_id": userID, "nickname": nickname, "metadata": metadata])
             #expect(created.status == 201, "\(created.text)")
