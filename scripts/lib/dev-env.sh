@@ -5,7 +5,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STATE_DIR="$ROOT/.parley"
 PG_PORT="${PARLEY_DEV_PG_PORT:-5432}"
-SYSTEM_PACKAGES=(pkg-config libpq-dev libcurl4-openssl-dev libvips-dev ffmpeg postgresql postgresql-contrib python3 python3-pip openssl)
+SYSTEM_PACKAGES=(pkg-config libpq-dev libcurl4-openssl-dev libvips-dev libvips-tools ffmpeg postgresql postgresql-contrib python3 python3-pip openssl)
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
