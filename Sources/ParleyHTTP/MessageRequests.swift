@@ -149,19 +149,24 @@ enum MessageFieldRules {
         }
     }
 
-    /// At most 20 keys of at most 50 values; no entries when absent.
+    /// At most 20 distinct keys of at most 50 values; no entries when absent. A key given twice
+    /// would be stored twice (a meta array is a list), so it is refused.
     static func metaarray(_ entries: [MetaArrayBody]?) throws -> [MetaArray] {
         let entries = entries ?? []
         guard entries.count <= Validation.maxMetaArrayKeys else {
             throw ParleyError.tooMany("sorted_metaarray may hold at most \(Validation.maxMetaArrayKeys) keys.")
         }
-        return try entries.map { entry in
+        let metaarray = try entries.map { entry in
             try Validation.metadataKey(entry.key, field: "sorted_metaarray[].key")
             guard entry.value.count <= Validation.maxMetaArrayValues else {
                 throw ParleyError.tooMany("A meta array key may hold at most \(Validation.maxMetaArrayValues) values.")
             }
             return MetaArray(key: entry.key.nfc, value: entry.value)
         }
+        guard Set(metaarray.map(\.key)).count == metaarray.count else {
+            throw ParleyError.invalidValue("sorted_metaarray[].key", "each key may be given once")
+        }
+        return metaarray
     }
 }
 

@@ -16,14 +16,16 @@ public final class PreviewQueue: Service, Sendable {
 
     private let queue: Mutex<FairQueue<Work>>
     private let logger: Logger
-    /// How often the queue looks for turns that came free.
-    private static let pollInterval = Duration.milliseconds(20)
+    /// Woken when a preview is queued or one ends: a turn may have come free.
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
 
     /// `workers` previews run at once, at most `runningPerUser` of one user, who may have at most
     /// `heldPerUser` waiting or running.
     public init(workers: Int, runningPerUser: Int, heldPerUser: Int, logger: Logger) {
         queue = Mutex(FairQueue(.init(capacity: max(1, workers), runningPerUser: runningPerUser, heldPerUser: heldPerUser)))
         self.logger = logger
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Queues `work` for `user`; false (and dropped) when the user already has as many as allowed.
@@ -34,22 +36,25 @@ public final class PreviewQueue: Service, Sendable {
             logger.debug("link preview dropped: the sender has too many waiting", metadata: ["user_id": "\(user)"])
             return false
         }
+        wake.yield()
         return true
     }
 
     /// One loop hands out turns as they come free and runs each as a child task: at most
-    /// `workers` at once. It looks every 20 ms, which is all an idle queue costs.
+    /// `workers` at once. It sleeps until a preview is queued or one ends, so an idle queue
+    /// costs nothing.
     public func run() async throws {
         try? await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                while !Task.isCancelled {
+                // Ends when the service is cancelled.
+                for await _ in self.wakes {
                     while let turn = self.queue.withLock({ $0.next() }) {
                         group.addTask {
                             await turn.item()
                             self.queue.withLock { $0.finish(turn) }
+                            self.wake.yield()
                         }
                     }
-                    try? await Task.sleep(for: Self.pollInterval)
                 }
             }
         }

@@ -67,35 +67,4 @@ import Testing
             #expect(middle.count == 5 && middle.contains { $0["message_id"] as? Int == sent[5] }, "\(middle.count)")
         }
     }
-
-    /// With the default budget (4 MiB), the largest window (200 before, 200 after) of the
-    /// largest messages (65,535 bytes of `data`, all quotes: twice that when written) answers
-    /// at most about 8 MiB; it answered 26 MB for 200 of them before.
-    @Test func theWidestWindowOfTheLargestMessagesIsBounded() async throws {
-        try await TestServer.withAPI { api in
-            let cast = try await api.cast("histbig", 1)
-            let channel = try await api.createChannel(["user_ids": cast.ids])
-            let base = "/v3/group_channels/\(channel)/messages"
-            let data = String(repeating: "\"", count: 65_535)
-            try await api.withConnections(8) { clients in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (index, client) in clients.enumerated() {
-                        group.addTask {
-                            for round in 0..<25 {
-                                let sent = try await client.post(base, ["user_id": cast[0], "message": "\(index)-\(round)", "data": data])
-                                #expect(sent.status == 201)
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            }
-            let window = try await api.get("\(base)?message_ts=\(Int64.max)&prev_limit=200&next_limit=200", as: cast.session(0))
-            #expect(window.status == 200)
-            let count = (window.rawJSON["messages"] as? [Any])?.count ?? 0
-            print("history bound: \(count) of 200 messages, \(window.text.utf8.count) bytes")
-            #expect(window.text.utf8.count < 9 << 20, "\(window.text.utf8.count) bytes")
-            #expect(count >= 30, "the budget still holds a useful page: \(count)")
-        }
-    }
 }

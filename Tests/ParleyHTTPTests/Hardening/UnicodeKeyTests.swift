@@ -60,6 +60,20 @@ import Testing
         }
     }
 
+    /// A meta array is a list: a key given twice in one request, also in two spellings, would be
+    /// two entries, so it is refused.
+    @Test func aMetaArrayKeyGivenTwiceIsRefused() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("nfc-meta", 1)
+            let url = try await api.createChannel(["user_ids": [cast[0]]])
+            for keys in [["a", "a"], [Self.composed, Self.decomposed]] {
+                let body: [String: Any] = ["message": "hi", "sorted_metaarray": keys.map { ["key": $0, "value": ["v"]] }]
+                let sent = try await api.post("/v3/group_channels/\(url)/messages", body, as: cast.session(0))
+                #expect(try sent.status == 400 && sent.code == 400111, "\(keys): \(sent.text)")
+            }
+        }
+    }
+
     /// Rows stored before keys were normalized: migration 0020 (run here once more; it changes
     /// nothing the second time) keeps the NFC spelling's row, or the first by bytes.
     @Test func theMigrationMergesStoredSpellings() async throws {
