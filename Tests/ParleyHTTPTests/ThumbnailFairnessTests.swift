@@ -11,21 +11,13 @@ import Testing
         func add(_ name: String) { order.withLock { $0.append(name) } }
     }
 
-    /// The peak resident size (VmHWM) of this process, in bytes; `reset` starts a new peak.
-    static func peakResidentBytes(reset: Bool = false) -> Int {
-        if reset { try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8) }
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-    }
-
     @Test func aSmallUploadIsNotStarvedByAnotherUsersHugeImages() async throws {
         let huge = try Media.ffmpeg("huge.png", ["-f", "lavfi", "-i", "testsrc=size=10000x9990", "-frames:v", "1"])
         let small = try Media.jpeg(320, 240)
         try await TestServer.withAPI { api in
             let users = try await api.cast("thumbfair", 2)
             let url = try await api.createChannel(["user_ids": [users[0], users[1]]])
-            let before = Self.peakResidentBytes(reset: true)
+            let before = ProcessMemory.peakResidentBytes(reset: true)
             // Which uploads had finished, with thumbnails, in the order they finished.
             let finished = Finished()
             try await api.withConnections(13) { clients in
@@ -51,7 +43,7 @@ import Testing
                 }
             }
             let order = finished.order.withLock { $0 }
-            let growth = Self.peakResidentBytes() - before
+            let growth = ProcessMemory.peakResidentBytes() - before
             print("thumbnail fairness: finished \(order); peak RSS growth \(growth >> 20) MiB")
             // Before, the small upload queued behind every huge one on the file threads; now it
             // waits for about the one decoding when it arrives (and one per other user); 4 leaves room for a slow machine.
