@@ -44,17 +44,19 @@ import Testing
                 for socket in stalled { group.addTask { await socket.readBytes(timeout: .seconds(20)) { _ in false } } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
-            for ending in endings {
-                #expect(ending.closed, "a stalled socket is still open after \(ending.bytes.count) bytes")
-                #expect(ending.bytes.count < Self.messages * Self.data.utf8.count)
-                if let code = Self.closeCode(in: ending.bytes) { #expect(code == 4009) }
+            for (bytes, closed) in endings {
+                let received = bytes.count
+                #expect(closed, "a stalled socket is still open after \(received) bytes")
+                #expect(received < Self.messages * Self.data.utf8.count)
+                if let code = Self.closeCode(in: bytes) { #expect(code == 4009) }
             }
             let after = ProcessMemory.residentBytes()
             print(
                 "slow sockets: RSS \(before >> 20) MiB, peak +\((peak - before) >> 20) MiB, after the close +\((after - before) >> 20) MiB")
-            // Unbounded, the 8 sockets held 120 frames of 360 KB each (about 345 MB); bounded,
-            // about 1 MiB each. Other suites run in this process too, hence the room.
-            #expect(peak - before < 150 << 20, "RSS grew \((peak - before) >> 20) MiB")
+            // Unbounded, the 8 sockets held 120 frames of 360 KB each (about 345 MB: the peak grew
+            // 452 MiB); bounded, about 1 MiB each. The reader's client keeps its 43 MB of frames,
+            // and other suites run in this process too, hence the room.
+            #expect(peak - before < 250 << 20, "RSS grew \((peak - before) >> 20) MiB")
             reader.close()
         }
     }
