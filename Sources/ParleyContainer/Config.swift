@@ -169,6 +169,8 @@ public struct Config: Sendable {
         config.events.openChannelMessagesPerSecond = try reader.int(
             "PARLEY_OPEN_CHANNEL_MESSAGES_PER_SECOND", default: config.events.openChannelMessagesPerSecond, range: 0...10_000)
         config.events.socketsPerUser = try reader.int("PARLEY_MAX_SOCKETS_PER_USER", default: config.events.socketsPerUser, range: 1...1000)
+        config.events.socketQueueBytes = try reader.int(
+            "PARLEY_EVENT_SOCKET_MAX_QUEUED_BYTES", default: config.events.socketQueueBytes, range: (1 << 20)...(1 << 30))
         try readTranslation(into: &config, reader)
         config.outboundAllowHosts = (environment["PARLEY_OUTBOUND_ALLOW_HOSTS"] ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

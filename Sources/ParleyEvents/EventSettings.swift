@@ -25,6 +25,12 @@ public struct EventSettings: Sendable {
     /// (besides its replay) before it is closed as too slow; also how many may arrive while its
     /// replay is read.
     public var socketQueueLimit = 4096
+    /// Bytes a socket may have waiting in the server for a client that does not read (frames NIO
+    /// holds that the kernel has not taken, and those queued for its event loop) before it is
+    /// closed as too slow. Frames differ a thousandfold in size (a file message with 65,000
+    /// characters of `data` is up to 393 KB, rendered for each socket), so the frame limit alone
+    /// let one stalled socket hold 1.6 GB. Must exceed the largest frame.
+    public var socketQueueBytes = 4 << 20
     /// `unread_count_changed` frames go out at most this often per instance, each with the
     /// counts moved meanwhile (the first after a quiet spell at once).
     public var unreadInterval: Duration = .seconds(1)

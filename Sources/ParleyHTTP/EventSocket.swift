@@ -17,26 +17,31 @@ import Synchronization
 /// a task or a timer per socket): a ping every `pingInterval`, and a peer silent for
 /// `silenceLimit` (no pong, no frame) is dropped (API.md §6.1).
 ///
-/// A client that stops reading fills the kernel's buffers, then NIO's up to the channel's high
-/// watermark; past that, `backlogLimit` more live deliveries are accepted and the socket is
-/// closed as too slow (4009): bounded memory, and the client resumes with `after`.
+/// A client that stops reading fills the kernel's buffers, then NIO's; past `socketQueueLimit`
+/// live deliveries over the channel's high watermark, or `socketQueueBytes` bytes held in NIO
+/// (`OutboundBacklog`), or as many waiting in the loop's batch (`waiting`), the socket is closed
+/// as too slow (4009): bounded memory, and the client resumes with `after`.
 final class EventSocket: DeliverySink, Sendable {
     private let channel: any Channel
     private let wire: WireWriter
     private let batch: LoopWriteBatch
     /// Touched on the channel's event loop only.
     private let closer: StreamCloser
-    private let backlogLimit: Int
+    /// Bytes of this socket's frames in the loop's batch, not yet handed to NIO: a replay is
+    /// rendered whole before the loop writes any of it. Added to by the hub's tasks, taken from on
+    /// the loop. Past `byteLimit` the frame is dropped and never taken off again, so every later
+    /// one is dropped too (and not rendered), and the socket closes as too slow.
+    private let waiting = Atomic<Int>(0)
+    private let byteLimit: Int
     private let render: @Sendable (Event, SharedFrame) -> ByteBuffer
     private let checkSession: @Sendable () async -> Bool
     private let pingInterval: TimeAmount
     private let silenceLimit: TimeAmount
     /// Touched on the channel's event loop only (the lock is uncontended).
-    private let loop = Mutex(LoopState())
+    private let loop: Mutex<LoopState>
 
     private struct LoopState {
-        /// Live frames written while the channel was over its high watermark.
-        var backlog = 0
+        var backlog: OutboundBacklog
         /// Frames written and not yet flushed (see `LoopWriteBatch`).
         var unflushed = false
         var lastPing = NIODeadline.now()
@@ -56,7 +61,8 @@ final class EventSocket: DeliverySink, Sendable {
         self.wire = wire
         self.batch = LoopWriteBatch.of(channel.eventLoop)
         self.closer = closer
-        self.backlogLimit = settings.socketQueueLimit
+        self.byteLimit = settings.socketQueueBytes
+        self.loop = Mutex(LoopState(backlog: OutboundBacklog(frameLimit: settings.socketQueueLimit, byteLimit: settings.socketQueueBytes)))
         self.pingInterval = .nanoseconds(settings.pingInterval.nanoseconds)
         self.silenceLimit = .nanoseconds(settings.silenceLimit.nanoseconds)
         self.render = render
@@ -129,33 +135,51 @@ final class EventSocket: DeliverySink, Sendable {
         channel.eventLoop.execute { [self] in closer.close(code, reason: reason) }
     }
 
-    private func write(_ frame: ByteBuffer, counted: Bool) {
-        batch.enqueue(frame, to: self, counted: counted)
+    /// Queues the frame in the loop's batch, unless this socket already has `byteLimit` bytes
+    /// waiting there (then it is not rendered).
+    private func write(_ make: @autoclosure () -> ByteBuffer, counted: Bool) {
+        guard waiting.load(ordering: .relaxed) <= byteLimit else { return }
+        let frame = make()
+        let (before, after) = waiting.add(frame.readableBytes, ordering: .relaxed)
+        guard after > byteLimit else { return batch.enqueue(frame, to: self, counted: counted) }
+        if before <= byteLimit { channel.eventLoop.execute { [self] in closeAsTooSlow() } }
     }
 
     /// On the event loop, from `LoopWriteBatch`: writes the frame unless the socket is closing,
     /// or closes it as too slow; `flushIfWritten` sends what was written.
     func writeWithoutFlush(_ frame: ByteBuffer, counted: Bool) {
+        let size = frame.readableBytes
+        waiting.subtract(size, ordering: .relaxed)
         guard !closer.isClosing else { return }
         let writable = channel.isWritable
-        let verdict = loop.withLock { state -> Verdict in
-            if writable {
-                state.backlog = 0
-            } else if counted {
-                state.backlog += 1
-                if state.backlog > backlogLimit { return .tooSlow }
+        var verdict = loop.withLock { state in
+            let verdict = state.backlog.admit(size, counted: counted, writable: writable)
+            if verdict == .write { state.unflushed = true }
+            return verdict
+        }
+        if verdict == .measure {
+            // Over the bound by the estimate: send what was written, and see what is still held.
+            wire.flush()
+            let buffered = (try? channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+            verdict = loop.withLock { state in
+                let verdict = state.backlog.measured(buffered: buffered, size: size)
+                // The flush sent all before this frame.
+                state.unflushed = verdict == .write
+                return verdict
             }
-            state.unflushed = true
-            return .write
         }
         switch verdict {
         case .write: wire.write(frame)
-        // The close frame waits behind what the client has not read, so it gets a moment; then
-        // the connection goes.
-        case .tooSlow:
-            EventMetrics.slowSocketCloses.increment()
-            closer.close(StreamCloseCode.tooSlow, reason: "Too slow: reconnect with after", within: .seconds(2))
+        case .measure, .tooSlow: closeAsTooSlow()
         }
+    }
+
+    /// On the event loop. The close frame waits behind what the client has not read, so it gets
+    /// a moment; then the connection goes, and with it every frame NIO held for it.
+    private func closeAsTooSlow() {
+        guard !closer.isClosing else { return }
+        EventMetrics.slowSocketCloses.increment()
+        closer.close(StreamCloseCode.tooSlow, reason: "Too slow: reconnect with after", within: .seconds(2))
     }
 
     func flushIfWritten() {
@@ -165,6 +189,4 @@ final class EventSocket: DeliverySink, Sendable {
         }
         if due { wire.flush() }
     }
-
-    private enum Verdict { case write, tooSlow }
 }

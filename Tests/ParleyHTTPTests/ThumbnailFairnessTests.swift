@@ -12,21 +12,13 @@ import Testing
         let value = Mutex(0)
     }
 
-    /// The peak resident size (VmHWM) of this process, in bytes; `reset` starts a new peak.
-    static func peakResidentBytes(reset: Bool = false) -> Int {
-        if reset { try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8) }
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-    }
-
     @Test func hugeProgressiveJPEGsDecodeWithinThePixelBudget() async throws {
         let huge = try Media.progressiveJPEG(10000, 9990)
         let small = try Media.jpeg(320, 240)
         try await TestServer.withAPI({ $0.files.thumbnailTimeLimitSeconds = 30 }) { api in
             let users = try await api.cast("thumbfair", 2)
             let url = try await api.createChannel(["user_ids": [users[0], users[1]]])
-            let before = Self.peakResidentBytes(reset: true)
+            let before = ProcessMemory.peakResidentBytes(reset: true)
             let withThumbnails = Count()
             try await api.withConnections(7) { clients in
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -48,7 +40,7 @@ import Testing
                     try await group.waitForAll()
                 }
             }
-            let growth = Self.peakResidentBytes() - before
+            let growth = ProcessMemory.peakResidentBytes() - before
             let made = withThumbnails.value.withLock { $0 }
             print("thumbnail budget: \(made) of 6 huge images thumbnailed; peak RSS growth \(growth >> 20) MiB")
             #expect(made >= 1, "the budget still lets them through, one at a time")

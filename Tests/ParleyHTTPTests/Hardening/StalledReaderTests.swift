@@ -10,12 +10,6 @@ import Testing
 /// server's) resident memory; the suite runs with the process suites (`scripts/test`), so that no
 /// in-process suite beside it moves the figure.
 @Suite(.serialized) struct StalledReaderTests {
-    static func residentBytes() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-    }
-
     @Test func theWidestWindowIsBoundedAndTenStalledOnesHoldTensOfMegabytes() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("stalled", 1)
@@ -44,7 +38,7 @@ import Testing
             #expect(count >= 30, "the budget still holds a useful page: \(count)")
 
             let token = cast.tokens[cast[0]]!
-            let before = Self.residentBytes()
+            let before = ProcessMemory.residentBytes()
             var stalled: [RawConnection] = []
             for _ in 0..<10 {
                 let connection = try api.connection()
@@ -54,7 +48,7 @@ import Testing
                 stalled.append(connection)
             }
             try await Task.sleep(for: .seconds(5))
-            let growth = Self.residentBytes() - before
+            let growth = ProcessMemory.residentBytes() - before
             print("stalled readers: 10 windows unread, resident memory grew \(growth >> 20) MiB")
             // Each answer is about 4 MB now (it was 26 MB, and 169 MB with control characters).
             #expect(growth < 120 << 20, "grew \(growth >> 20) MiB")

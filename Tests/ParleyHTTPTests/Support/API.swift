@@ -31,14 +31,14 @@ struct API: Sendable {
     let client: any TestClientProtocol
 
     /// A raw TCP connection to the same server.
-    func connection() throws -> RawConnection {
-        try RawConnection(port: try #require(client.port))
+    func connection(receiveBuffer: Int32? = nil) throws -> RawConnection {
+        try RawConnection(port: try #require(client.port), receiveBuffer: receiveBuffer)
     }
 
     /// An event-stream upgrade on a raw connection, for a client that misbehaves (reads nothing,
     /// answers no ping): the test reads what the server sends as bytes.
-    func rawEventStream(_ token: String) throws -> RawConnection {
-        let connection = try connection()
+    func rawEventStream(_ token: String, receiveBuffer: Int32? = nil) throws -> RawConnection {
+        let connection = try connection(receiveBuffer: receiveBuffer)
         connection.send(
             "GET /v3/events HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"

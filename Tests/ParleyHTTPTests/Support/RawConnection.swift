@@ -10,11 +10,17 @@ import Foundation
 final class RawConnection: @unchecked Sendable {
     private let fd: Int32
 
-    init(port: Int) throws {
+    /// `receiveBuffer`: the kernel's receive buffer for the connection (SO_RCVBUF, set before
+    /// connecting so the window is sized by it), small for a client that stops reading, so that
+    /// what the server sends waits in the server rather than in this side's kernel.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         // A local until connected: once `self.fd` is set, a throwing init still runs deinit,
         // which would close the descriptor a second time (by then perhaps another's).
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket failed") }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
