@@ -45,6 +45,8 @@ public enum Validation {
         guard value.unicodeScalars.count <= max, value.utf8.count <= (maxBytes ?? max * 4) else {
             throw ParleyError.tooLong(field, max: max)
         }
+        // Also for text from a path or a query (a metadata `{key}`), which `Checked` never sees.
+        try value.requireNoControlCharacters(field: field)
         return value
     }
 

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The conventions of API.md §1 that hold for every request, applied in one layer: the request
-/// id, the refusal of U+0000 in the path and query, the JSON body limit, the error body for
+/// id, the refusal of control characters in the path and query, the JSON body limit, the error body for
 /// every failure, the request metrics and the request log.
 ///
 /// One middleware rather than three: every layer of Hummingbird's middleware chain is an async
@@ -26,7 +26,7 @@ struct ConventionsMiddleware: RouterMiddleware {
         context.maxUploadSize = maxJSONBodyBytes
         var response: Response
         do {
-            try NULRejection.check(request.uri.description)
+            try ControlCharacterRejection.check(request.uri.description)
             response = try await next(request, context)
         } catch {
             response = errors.response(for: error, request: request, context: context)

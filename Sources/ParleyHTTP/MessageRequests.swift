@@ -149,24 +149,27 @@ enum MessageFieldRules {
         }
     }
 
-    /// At most 20 distinct keys of at most 50 values; no entries when absent. A key given twice
-    /// would be stored twice (a meta array is a list), so it is refused.
+    /// At most 20 keys of at most 50 values; no entries when absent. A key given twice (in any
+    /// spelling) is one entry, its values merged in order: a meta array is a list, and would
+    /// otherwise hold the key twice.
     static func metaarray(_ entries: [MetaArrayBody]?) throws -> [MetaArray] {
-        let entries = entries ?? []
-        guard entries.count <= Validation.maxMetaArrayKeys else {
+        var merged: [MetaArray] = []
+        for entry in entries ?? [] {
+            try Validation.metadataKey(entry.key, field: "sorted_metaarray[].key")
+            let key = entry.key.nfc
+            if let index = merged.firstIndex(where: { $0.key == key }) {
+                merged[index].value += entry.value.filter { !merged[index].value.contains($0) }
+            } else {
+                merged.append(MetaArray(key: key, value: entry.value))
+            }
+        }
+        guard merged.count <= Validation.maxMetaArrayKeys else {
             throw ParleyError.tooMany("sorted_metaarray may hold at most \(Validation.maxMetaArrayKeys) keys.")
         }
-        let metaarray = try entries.map { entry in
-            try Validation.metadataKey(entry.key, field: "sorted_metaarray[].key")
-            guard entry.value.count <= Validation.maxMetaArrayValues else {
-                throw ParleyError.tooMany("A meta array key may hold at most \(Validation.maxMetaArrayValues) values.")
-            }
-            return MetaArray(key: entry.key.nfc, value: entry.value)
+        guard merged.allSatisfy({ $0.value.count <= Validation.maxMetaArrayValues }) else {
+            throw ParleyError.tooMany("A meta array key may hold at most \(Validation.maxMetaArrayValues) values.")
         }
-        guard Set(metaarray.map(\.key)).count == metaarray.count else {
-            throw ParleyError.invalidValue("sorted_metaarray[].key", "each key may be given once")
-        }
-        return metaarray
+        return merged
     }
 }
 

@@ -22,6 +22,14 @@ import Testing
             let upload = try await api.upload(
                 channel, ["data": "x\u{1}"], file: FormFile(contentType: "text/plain", bytes: Array("hi".utf8)), as: cast.session(0))
             #expect(try upload.status == 400 && upload.code == 400111, "\(upload.text)")
+            // In the path and the query too (a metadata key in the path was stored with U+000F).
+            for path in ["/v3/users/\(cast[0])/metadata/a%0Fb", "/v3/users?nickname_startswith=%01"] {
+                let refused = try await api.get(path)
+                #expect(try refused.status == 400 && refused.code == 400111, "\(path): \(refused.text)")
+            }
+            let keyed = try await api.put("/v3/users/\(cast[0])/metadata/a%0Fb", ["value": "v"])
+            #expect(try keyed.status == 400 && keyed.code == 400111, "\(keyed.text)")
+            #expect(try await api.get("/v3/users?nickname_startswith=a%0A").status == 200)
             // Tab, line feed and carriage return are text.
             let fine = try await api.post(base, ["message": "a\tb\nc\r\nd", "data": "{\"k\":\"v\"}\n"], as: cast.session(0))
             #expect(fine.status == 201, "\(fine.text)")
