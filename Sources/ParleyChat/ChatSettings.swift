@@ -10,6 +10,10 @@ public struct ChatSettings: Sendable {
     public var translationSendLimit: Duration = .milliseconds(1500)
     /// How long any translation may take (on-demand requests, late results of a send).
     public var translationLimit: Duration = .seconds(10)
+    /// Whether a session user may name the `channel_url` of a group channel they create (the
+    /// seeds do). URLs are one namespace, so a taken URL's 409 tells that someone's private
+    /// channel exists; servers whose URLs carry meaning turn this off and URLs are generated.
+    public var sessionUsersChooseChannelURLs = true
 
     public init(limits: Limits, chatHistory: Bool) {
         self.limits = limits

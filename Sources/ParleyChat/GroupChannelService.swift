@@ -22,6 +22,10 @@ public struct GroupChannelService: Sendable {
     /// (`created` false).
     public func create(_ caller: Caller, _ request: NewGroupChannel) async throws -> (view: ChannelView, created: Bool) {
         if let inviterID = request.inviterID { try caller.requireActingAs(inviterID) }
+        if request.channelURL != nil && !caller.isAdmin && !settings.sessionUsersChooseChannelURLs {
+            // Refused whether or not the URL is taken, so the answer tells nothing about other channels.
+            throw ParleyError.forbidden("Channel URLs are generated on this server: leave out channel_url.")
+        }
         if request.isDistinct && request.isSuper { throw ParleyError.invalidValue("is_distinct", "a supergroup cannot be distinct") }
         if request.isDistinct && request.isPublic { throw ParleyError.invalidValue("is_distinct", "a public channel cannot be distinct") }
         let creatorID = caller.userID ?? request.inviterID

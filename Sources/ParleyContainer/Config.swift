@@ -38,6 +38,8 @@ public struct Config: Sendable {
     public var autoMigrate = false
     /// API.md §3.7: whether members see messages sent before they joined.
     public var chatHistory = true
+    /// Whether session users may choose their group channels' URLs (`ChatSettings`).
+    public var sessionUsersChooseChannelURLs = true
     public var limits = Limits()
     /// The master key of stored files (`PARLEY_FILE_KEY`): 32 bytes. Set in code, it defaults to
     /// a random key, which suits tests only: files outlive the process, so a server needs it set.
@@ -118,6 +120,7 @@ public struct Config: Sendable {
         config.databaseSession.lockTimeout = .milliseconds(try reader.int("PARLEY_DB_LOCK_TIMEOUT_MS", default: 5000, range: 1...3_600_000))
         config.autoMigrate = try reader.bool("PARLEY_AUTO_MIGRATE", default: false)
         config.chatHistory = try reader.bool("PARLEY_CHAT_HISTORY", default: true)
+        config.sessionUsersChooseChannelURLs = try reader.bool("PARLEY_SESSION_CHANNEL_URLS", default: true)
         var limits = Limits()
         limits.groupChannelMembers = try reader.int("PARLEY_MAX_GROUP_CHANNEL_MEMBERS", default: limits.groupChannelMembers)
         limits.superGroupMembers = try reader.int("PARLEY_MAX_SUPERGROUP_MEMBERS", default: limits.superGroupMembers)

@@ -75,6 +75,7 @@ public struct Container: Sendable {
         var settings = ChatSettings(limits: config.limits, chatHistory: config.chatHistory)
         settings.translationSendLimit = config.translationSendLimit
         settings.translationLimit = config.translationLimit
+        settings.sessionUsersChooseChannelURLs = config.sessionUsersChooseChannelURLs
         // Every outbound request of the process goes through this one client (its connections are reused).
         let outbound = CurlClient(userAgent: "Parley")
         let translator = MessageTranslator(config.translation.translator(client: outbound))

@@ -196,4 +196,33 @@ import Testing
             typistSocket.close()
         }
     }
+
+    /// 29.12: with `PARLEY_SESSION_CHANNEL_URLS=false`, a session user learns nothing about a
+    /// private channel from its URL: a chosen URL is refused alike, taken or free. By default (the
+    /// seeds let clients choose URLs) a taken URL is 409, which the README states.
+    @Test func generatedChannelURLsTellNothingAboutPrivateChannels() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("holeurl", 2)
+            _ = try await api.createChannel(["user_ids": [cast[0]], "channel_url": "holeurl-secret"])
+            let taken = try await api.post("/v3/group_channels", ["user_ids": [cast[1]], "channel_url": "holeurl-secret"], as: cast.session(1))
+            #expect(taken.status == 409)
+            let chosen = try await api.post("/v3/group_channels", ["user_ids": [cast[1]], "channel_url": "holeurl-mine"], as: cast.session(1))
+            #expect(chosen.status == 201 && chosen.rawJSON["channel_url"] as? String == "holeurl-mine")
+        }
+        try await TestServer.withAPI({ $0.sessionUsersChooseChannelURLs = false }) { api in
+            let cast = try await api.cast("holegen", 2)
+            _ = try await api.createChannel(["user_ids": [cast[0]], "channel_url": "holegen-secret"])
+            var answers: [String] = []
+            for url in ["holegen-secret", "holegen-free"] {
+                let answer = try await api.post("/v3/group_channels", ["user_ids": [cast[1]], "channel_url": url], as: cast.session(1))
+                #expect(answer.status == 403, "\(url): \(answer.text)")
+                answers.append(answer.text)
+            }
+            #expect(answers[0] == answers[1])
+            #expect(try await api.get("/v3/group_channels/holegen-free").status == 404)
+            let generated = try await api.post("/v3/group_channels", ["user_ids": [cast[1]]], as: cast.session(1))
+            #expect(generated.status == 201 && (generated.rawJSON["channel_url"] as? String)?.hasPrefix("group_") == true)
+            #expect(try await api.createChannel(["user_ids": [cast[1]], "channel_url": "holegen-admin"]) == "holegen-admin")
+        }
+    }
 }
