@@ -41,17 +41,20 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Encodings that know no domain: the JSON writer, hex, base64url, Unicode normalization.
+        .target(name: "ByteCoding"),
         // Domain values, errors, validation and permission rules. No I/O.
         .target(
             name: "ParleyCore",
             dependencies: [
+                "ByteCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // All SQL of the project: one repository per aggregate.
         .target(
             name: "ParleyStore",
-            dependencies: ["ParleyCore", "Postgres"]
+            dependencies: ["ParleyCore", "Postgres", .product(name: "Logging", package: "swift-log")]
         ),
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(
@@ -114,21 +117,24 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // Which outbound requests may leave the server (API.md §11.2): URL and address rules,
+        // the resolver, trusted networks. Policy only; CurlHTTP and the HTTP side both use it.
+        .target(name: "OutboundPolicy"),
         // Outbound HTTP over libcurl's multi interface; the only importer of CCurl.
         .target(
             name: "CurlHTTP",
-            dependencies: ["CCurl"]
+            dependencies: ["CCurl", "OutboundPolicy"]
         ),
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
         .target(
             name: "ParleyTranslation",
-            dependencies: ["ParleyCore", "CurlHTTP", .product(name: "Metrics", package: "swift-metrics")]
+            dependencies: ["ParleyCore", "CurlHTTP", "OutboundPolicy", .product(name: "Metrics", package: "swift-metrics")]
         ),
         // Link previews (API.md §11.1): the head scanner and the guarded fetch.
         .target(
             name: "ParleyLinkPreviews",
             dependencies: [
-                "ParleyCore", "ParleyStore", "CurlHTTP",
+                "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -138,7 +144,7 @@ let package = Package(
         .target(
             name: "ParleyWebhooks",
             dependencies: [
-                "ParleyCore", "ParleyStore", "CurlHTTP",
+                "ByteCoding", "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -150,29 +156,77 @@ let package = Package(
             name: "ParleyContainer",
             dependencies: [
                 "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres",
-                "ParleyTranslation", "ParleyWebhooks", "ParleyLinkPreviews", "CurlHTTP",
+                "ParleyTranslation", "ParleyWebhooks", "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The HTTP router on Hummingbird 2.
+        // The HTTP/1 and WebSocket pieces that know no domain: byte parsers, connection
+        // deadlines, the guarded HTTP/1 channel with one WebSocket endpoint, frame rules, batched writes.
         .target(
-            name: "ParleyHTTP",
+            name: "HTTPWire",
             dependencies: [
-                "ParleyCore", "ParleyContainer", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents",
-                "ParleyWebhooks", "CurlHTTP",
+                "ByteCoding",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        // How every request is read, authenticated and answered (API.md §1): the request
+        // context, JSON in and out, checked fields, errors, request ids, logs and metrics.
+        .target(
+            name: "ParleyHTTPConventions",
+            dependencies: [
+                "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyFiles", "ParleyRepresentations", "ParleyUsers",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // The JSON shape of each resource (user, channel, member, message, file, restriction) and
+        // the file links in it, as REST answers and event frames both show them.
+        .target(
+            name: "ParleyRepresentations",
+            dependencies: ["ByteCoding", "ParleyCore", "ParleyFiles", "ParleyModeration", "ParleyUsers"]
+        ),
+        // The WebSocket event stream (API.md §6.1): authentication inside the socket, the
+        // client's frames, event frames and the socket's byte-bounded backlog.
+        .target(
+            name: "ParleyEventStream",
+            dependencies: [
+                "ByteCoding", "HTTPWire", "ParleyChat", "ParleyCore", "ParleyEvents", "ParleyHTTPConventions", "ParleyRepresentations",
+                "ParleyUsers",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        // The routes and controllers, in folders by resource, each with its request and
+        // response types; `Application+build` assembles the server.
+        .target(
+            name: "ParleyHTTP",
+            dependencies: [
+                "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream", "ParleyHTTPConventions", "ParleyRepresentations",
+                "ParleyUsers",
+                "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "ParleyWebhooks",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
@@ -180,7 +234,8 @@ let package = Package(
         .executableTarget(
             name: "Parley",
             dependencies: [
-                "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyTranslation", "ParleyWebhooks", "Postgres",
+                "ByteCoding", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyTranslation", "ParleyUsers",
+                "ParleyWebhooks", "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -221,17 +276,26 @@ let package = Package(
         .testTarget(
             name: "CurlHTTPTests",
             dependencies: [
-                "CurlHTTP",
+                "CurlHTTP", "OutboundPolicy",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The rules and mechanisms that need no database, in seconds.
         .testTarget(
-            name: "ParleyHTTPTests",
+            name: "UnitTests",
             dependencies: [
-                "ParleyHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
+                "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyHTTPConventions", "ParleyCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "SystemTests",
+            dependencies: [
+                "ParleyHTTP", "ParleyHTTPConventions", "HTTPWire", "OutboundPolicy", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
                 "Postgres", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

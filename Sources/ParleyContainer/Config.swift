@@ -1,6 +1,8 @@
 import CurlHTTP
 import Foundation
+import HTTPWire
 import Logging
+import OutboundPolicy
 import ParleyCore
 import ParleyEvents
 import ParleyFiles

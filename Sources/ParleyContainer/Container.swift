@@ -2,6 +2,7 @@ import Crypto
 import CurlHTTP
 import Foundation
 import Logging
+import OutboundPolicy
 import ParleyChat
 import ParleyCore
 import ParleyEvents

@@ -1,6 +1,7 @@
 import CurlHTTP
 import Foundation
 import Logging
+import OutboundPolicy
 import ParleyCore
 import ParleyStore
 

@@ -1,6 +1,7 @@
 import CurlHTTP
 import Foundation
 import Logging
+import OutboundPolicy
 import ParleyCore
 import ParleyStore
 import ServiceLifecycle
@@ -184,7 +185,7 @@ public final class WebhookDispatcher: Service, Sendable {
                 ("x-sendbird-signature", WebhookSigner.sendbirdSignature(body: body, apiToken: apiToken))
             ],
             body: Array(body.utf8), connectTimeout: min(settings.timeout, .seconds(3)), timeout: settings.timeout,
-            maxResponseBytes: settings.maxAnswerBytes, maxRedirects: 0, pins: [destination.pin])
+            maxResponseBytes: settings.maxAnswerBytes, maxRedirects: 0, pins: [OutboundRequest.Pin(destination)])
         request.keepsTruncatedAnswer = true
         return try await client.send(request)
     }

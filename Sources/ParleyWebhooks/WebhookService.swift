@@ -1,4 +1,5 @@
 import CurlHTTP
+import OutboundPolicy
 import ParleyCore
 import ParleyStore
 

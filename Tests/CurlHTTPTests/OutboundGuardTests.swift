@@ -1,5 +1,6 @@
 import CurlHTTP
 import Foundation
+import OutboundPolicy
 import Testing
 
 /// A resolver with fixed answers, standing in for DNS (including hostile DNS).
@@ -86,8 +87,8 @@ struct FixedResolver: HostResolver {
         let check = OutboundGuard(resolver: Self.resolver)
         let named = try await check.check("HTTPS://Example.COM/a/b?c=d#fragment")
         #expect(named.url == "https://example.com/a/b?c=d")
-        #expect(named.pin == .init(host: "example.com", port: 443, address: "93.184.215.14"))
-        #expect(try await check.check("http://8.8.8.8/").pin.address == "8.8.8.8")
+        #expect(named.bareHost == "example.com" && named.port == 443 && named.address == "93.184.215.14")
+        #expect(try await check.check("http://8.8.8.8/").address == "8.8.8.8")
         #expect(try await check.check("http://[2606:4700:4700::1111]/").port == 80)
         // NAT64 and 6to4 of public addresses are public.
         #expect(AddressRules.refusal("64:ff9b::808:808") == nil)
@@ -103,7 +104,7 @@ struct FixedResolver: HostResolver {
             // The pin takes libcurl to the checked address; the name never reaches DNS.
             let answer = try await client.send(.init(.get, "http://receiver.test:\(port)/hello"), guardedBy: check)
             #expect(answer.text == "hello")
-            #expect(try await check.check("http://internal-only.test:9000/").pin.address == "10.1.1.1")
+            #expect(try await check.check("http://internal-only.test:9000/").address == "10.1.1.1")
             // Every other rule still applies to them.
             for url in ["http://user@receiver.test:\(port)/", "ftp://receiver.test:\(port)/", "http://receiver.test:\(port + 1)/"] {
                 await #expect(throws: OutboundRefusal.self, "\(url)") { try await check.check(url) }
