@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `parley serve`, `parley migrate` and the admin commands; configuration comes from the
-/// environment (see README).
+/// environment (see docs/CONFIGURATION.md).
 @main
 struct ParleyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -11,7 +11,7 @@ import ParleyTranslation
 import ParleyWebhooks
 import Postgres
 
-/// Everything the server reads from its environment, with the defaults the README documents.
+/// Everything the server reads from its environment, with the defaults docs/CONFIGURATION.md documents.
 public struct Config: Sendable {
     public var databaseURL: String
     public var host = "127.0.0.1"

@@ -1,4 +1,4 @@
-/// The file service's limits and tools, with the defaults the README documents.
+/// The file service's limits and tools, with the defaults docs/CONFIGURATION.md documents.
 public struct FileSettings: Sendable {
     /// Largest upload (the container sets it from `Limits.uploadBytes`); a bigger one is refused
     /// with 413 as soon as it passes this.

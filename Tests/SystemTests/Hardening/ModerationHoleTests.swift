@@ -199,7 +199,7 @@ import Testing
 
     /// 29.12: with `PARLEY_SESSION_CHANNEL_URLS=false`, a session user learns nothing about a
     /// private channel from its URL: a chosen URL is refused alike, taken or free. By default (the
-    /// seeds let clients choose URLs) a taken URL is 409, which the README states.
+    /// seeds let clients choose URLs) a taken URL is 409, which docs/CONFIGURATION.md states.
     @Test func generatedChannelURLsTellNothingAboutPrivateChannels() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("holeurl", 2)
