@@ -22,6 +22,15 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // The owner of every task that outlives the call starting it: logged failures, bounded
+        // waiting at shutdown.
+        .target(
+            name: "OwnedTasks",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // libpq, found through pkg-config; the only C library the database layer needs.
         .systemLibrary(
             name: "CLibPQ",
@@ -32,7 +41,7 @@ let package = Package(
         .target(
             name: "Postgres",
             dependencies: [
-                "CLibPQ",
+                "CLibPQ", "OwnedTasks",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -73,7 +82,7 @@ let package = Package(
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
-            dependencies: ["ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration", "ParleyTranslation", "ParleyLinkPreviews"]
+            dependencies: ["OwnedTasks", "ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration", "ParleyTranslation", "ParleyLinkPreviews"]
         ),
         // libvips, found through pkg-config: decodes and thumbnails images.
         .systemLibrary(
@@ -105,6 +114,7 @@ let package = Package(
         .target(
             name: "ParleyEvents",
             dependencies: [
+                "OwnedTasks",
                 "ParleyCore", "ParleyStore", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -128,7 +138,7 @@ let package = Package(
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
         .target(
             name: "ParleyTranslation",
-            dependencies: ["ParleyCore", "CurlHTTP", "OutboundPolicy", .product(name: "Metrics", package: "swift-metrics")]
+            dependencies: ["OwnedTasks", "ParleyCore", "CurlHTTP", "OutboundPolicy", .product(name: "Metrics", package: "swift-metrics")]
         ),
         // Link previews (API.md §11.1): the head scanner and the guarded fetch.
         .target(
@@ -155,6 +165,7 @@ let package = Package(
         .target(
             name: "ParleyContainer",
             dependencies: [
+                "OwnedTasks",
                 "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres",
                 "ParleyTranslation", "ParleyWebhooks", "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -185,6 +196,7 @@ let package = Package(
         .target(
             name: "ParleyHTTPConventions",
             dependencies: [
+                "OwnedTasks",
                 "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyFiles", "ParleyRepresentations", "ParleyUsers",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -205,6 +217,7 @@ let package = Package(
         .target(
             name: "ParleyEventStream",
             dependencies: [
+                "OwnedTasks",
                 "ByteCoding", "HTTPWire", "ParleyChat", "ParleyCore", "ParleyEvents", "ParleyHTTPConventions", "ParleyRepresentations",
                 "ParleyUsers",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -287,7 +300,8 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyHTTPConventions", "ParleyCore",
+                "ByteCoding", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyHTTPConventions", "ParleyCore",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -295,6 +309,7 @@ let package = Package(
         .testTarget(
             name: "SystemTests",
             dependencies: [
+                "OwnedTasks", .product(name: "Logging", package: "swift-log"),
                 "ParleyHTTP", "ParleyHTTPConventions", "HTTPWire", "OutboundPolicy", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
                 "Postgres", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

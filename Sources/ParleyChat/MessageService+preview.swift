@@ -13,7 +13,7 @@ extension MessageService {
         repositories.afterCommit {
             previews.submit(for: userID) {
                 guard let tag = await previewer.preview(url) else { return }
-                await service.apply(
+                try await service.apply(
                     { repositories, now in try repositories.messages.setOGTag(messageID, tag, source: text, now: now) },
                     channelURL, messageID)
             }

@@ -1,3 +1,4 @@
+import OwnedTasks
 import ParleyCore
 import ParleyStore
 import ParleyTranslation
@@ -67,18 +68,18 @@ extension MessageService {
     ) {
         let service = self
         repositories.afterCommit {
-            Task {
+            service.tasks.spawn("a late change to message \(messageID)") {
                 guard let change = await work() else { return }
-                await service.apply(change, channelURL, messageID)
+                try await service.apply(change, channelURL, messageID)
             }
         }
     }
 
     /// Applies a late change to a message in a transaction and, when it applies (the text is
     /// unchanged), announces it with `message_updated`.
-    func apply(_ change: @escaping @Sendable (Repositories, Int64) throws -> Bool, _ channelURL: String, _ messageID: Int64) async {
+    func apply(_ change: @escaping @Sendable (Repositories, Int64) throws -> Bool, _ channelURL: String, _ messageID: Int64) async throws {
         let now = clock.nowMillis
-        try? await store.transaction { repositories in
+        try await store.transaction { repositories in
             guard try change(repositories, now), let message = try repositories.messages.find(channelURL, messageID, viewerID: nil)
             else { return }
             ChannelEvents.message(.messageUpdated, try MessageDetails.attach(message, repositories), repositories)

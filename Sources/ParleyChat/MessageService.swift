@@ -1,3 +1,4 @@
+import OwnedTasks
 import ParleyCore
 import ParleyFiles
 import ParleyLinkPreviews
@@ -17,11 +18,14 @@ public struct MessageService: Sendable {
     let previewer: LinkPreviewer?
     /// Where previews wait for their sender's turn; without it, no previews are made.
     let previews: PreviewQueue?
+    /// Runs what follows a commit without delaying the request (late translations).
+    let tasks: TaskOwner
 
     public init(
-        store: Store, clock: Clock, settings: ChatSettings, files: FileService, translator: MessageTranslator,
+        store: Store, clock: Clock, settings: ChatSettings, files: FileService, translator: MessageTranslator, tasks: TaskOwner,
         previewer: LinkPreviewer? = nil, previews: PreviewQueue? = nil
     ) {
+        self.tasks = tasks
         self.store = store
         self.clock = clock
         self.settings = settings

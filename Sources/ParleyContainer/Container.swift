@@ -3,6 +3,7 @@ import CurlHTTP
 import Foundation
 import Logging
 import OutboundPolicy
+import OwnedTasks
 import ParleyChat
 import ParleyCore
 import ParleyEvents
@@ -79,7 +80,10 @@ public struct Container: Sendable {
         settings.sessionUsersChooseChannelURLs = config.sessionUsersChooseChannelURLs
         // Every outbound request of the process goes through this one client (its connections are reused).
         let outbound = CurlClient(userAgent: "Parley")
-        let translator = MessageTranslator(config.translation.translator(client: outbound))
+        // The owner of every task that outlives the call starting it; drained first at shutdown
+        // (last in `services`), while the pool still serves.
+        let tasks = TaskOwner(logger: logger)
+        let translator = MessageTranslator(config.translation.translator(client: outbound), tasks: tasks)
         let outboundGuard = OutboundGuard(allowHosts: config.outboundAllowHosts)
         var previewSettings = config.linkPreviews
         // This server's own URLs are never previewed.
@@ -108,7 +112,8 @@ public struct Container: Sendable {
         let moderatedChannels: [ChannelKind: any ModeratedChannels] = [.group: GroupChannelModeration(), .open: OpenChannelModeration()]
         let participants = ParticipantService(store: store, clock: clock, pageTokens: pageTokens, settings: settings)
         let realtime = Realtime(
-            store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger)
+            store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
+            tasks: tasks)
         return Container(
             config: config,
             logger: logger,
@@ -126,7 +131,7 @@ public struct Container: Sendable {
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store, clock: clock),
             messages: MessageService(
-                store: store, clock: clock, settings: settings, files: files, translator: translator, previewer: previewer,
+                store: store, clock: clock, settings: settings, files: files, translator: translator, tasks: tasks, previewer: previewer,
                 previews: previews),
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock, limits: config.limits),
@@ -147,9 +152,10 @@ public struct Container: Sendable {
             metricsRegistry: metricsRegistry,
             services: [
                 pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher, previews,
-                OutboundHTTP(client: outbound)
+                OutboundHTTP(client: outbound), tasks
             ],
             shutdown: {
+                await tasks.drain(within: tasks.shutdownGrace)
                 outbound.shutdown()
                 await pool.close()
             }

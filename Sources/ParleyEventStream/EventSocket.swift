@@ -2,6 +2,7 @@ import Foundation
 import HTTPWire
 import NIOCore
 import NIOWebSocket
+import OwnedTasks
 import ParleyCore
 import ParleyEvents
 import Synchronization
@@ -36,6 +37,8 @@ final class EventSocket: DeliverySink, Sendable {
     private let byteLimit: Int
     private let render: @Sendable (Event, SharedFrame) -> ByteBuffer
     private let checkSession: @Sendable () async -> Bool
+    /// Runs the session checks.
+    private let tasks: TaskOwner
     private let pingInterval: TimeAmount
     private let silenceLimit: TimeAmount
     /// Touched on the channel's event loop only (the lock is uncontended).
@@ -56,8 +59,10 @@ final class EventSocket: DeliverySink, Sendable {
     ///   - checkSession: whether the socket's session is still valid (false closes it with 4001).
     init(
         channel: any Channel, wire: WireWriter, closer: StreamCloser, settings: EventSettings,
-        render: @escaping @Sendable (Event, SharedFrame) -> ByteBuffer, checkSession: @escaping @Sendable () async -> Bool
+        render: @escaping @Sendable (Event, SharedFrame) -> ByteBuffer, checkSession: @escaping @Sendable () async -> Bool,
+        tasks: TaskOwner
     ) {
+        self.tasks = tasks
         self.channel = channel
         self.wire = wire
         self.batch = LoopWriteBatch.of(channel.eventLoop)
@@ -119,7 +124,7 @@ final class EventSocket: DeliverySink, Sendable {
         case .unread(let change): write(WireFrames.text(EventFrames.unread(change)), counted: !replayed)
         case .resyncRequired: write(WireFrames.text(EventFrames.resyncRequired()), counted: false)
         case .checkSession:
-            Task {
+            tasks.spawn("checking a socket's session") { [self] in
                 if await !checkSession() { close(StreamCloseCode.unauthorized, reason: "The session ended") }
             }
         case .close(let code, let reason): close(code, reason: reason)

@@ -130,7 +130,8 @@ public struct EventStreamController: Sendable {
                 } catch {
                     return false
                 }
-            }
+            },
+            tasks: realtime.tasks
         )
     }
 

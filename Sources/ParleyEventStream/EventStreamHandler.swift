@@ -2,6 +2,7 @@ import Foundation
 import HTTPWire
 import NIOCore
 import NIOWebSocket
+import OwnedTasks
 import ParleyEvents
 
 /// One event-stream socket once upgraded (API.md §6.1), as a handler on the channel's event
@@ -138,7 +139,7 @@ final class EventStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
         phase = .opening
         let (controller, token, after, channel, wire, closer) = (controller, token, after, channel!, wire, closer)
         let this = NIOLoopBound(self, eventLoop: channel.eventLoop)
-        Task {
+        controller.realtime.tasks.spawn("opening an event stream") {
             let opening = await controller.open(token: token, after: after, channel, wire, closer)
             channel.eventLoop.execute { this.value.opened(opening) }
         }
@@ -164,7 +165,7 @@ final class EventStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
         isHandling = true
         let (controller, text, loop) = (controller, pending.removeFirst(), channel.eventLoop)
         let this = NIOLoopBound(self, eventLoop: loop)
-        Task {
+        controller.realtime.tasks.spawn("a client frame of an event stream") {
             let failure = await controller.handle(text, stream.caller)
             loop.execute {
                 if let failure { stream.socket.reply(EventFrames.error(failure)) }
@@ -189,7 +190,7 @@ final class EventStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func end(_ stream: EventStreamController.OpenStream) {
         stream.socket.stop()
         let realtime = controller.realtime
-        Task { await realtime.disconnect(stream.subscription) }
+        realtime.tasks.spawn("closing an event stream") { await realtime.disconnect(stream.subscription) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

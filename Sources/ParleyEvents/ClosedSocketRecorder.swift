@@ -1,4 +1,5 @@
 import Logging
+import OwnedTasks
 import ParleyCore
 import ParleyStore
 import Synchronization
@@ -24,10 +25,14 @@ final class ClosedSocketRecorder: Sendable {
     /// The most sockets one transaction records.
     static let batchLimit = 1000
 
+    /// Runs the writer while closes wait.
+    private let tasks: TaskOwner
+
     init(
-        store: Store, clock: Clock, logger: Logger, offline: @escaping @Sendable ([String], Repositories) throws -> Void,
+        store: Store, clock: Clock, logger: Logger, tasks: TaskOwner, offline: @escaping @Sendable ([String], Repositories) throws -> Void,
         announce: @escaping @Sendable ([String]) async throws -> Void
     ) {
+        self.tasks = tasks
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -45,7 +50,7 @@ final class ClosedSocketRecorder: Sendable {
                 defer { state.isWriting = true }
                 return !state.isWriting
             }
-            if startWriting { Task { await writeWhileWaiting() } }
+            if startWriting { tasks.spawn("recording closed sockets") { await self.writeWhileWaiting() } }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OwnedTasks
 import ParleyCore
 import ParleyStore
 import Synchronization
@@ -33,7 +34,11 @@ final class EventHub: Sendable {
         var throttle: SmartThrottle
     }
 
-    init(store: Store, settings: EventSettings, clock: Clock, logger: Logger) {
+    /// Runs the delayed wake-ups (a gap's second look, the unread counts' next round).
+    let tasks: TaskOwner
+
+    init(store: Store, settings: EventSettings, clock: Clock, logger: Logger, tasks: TaskOwner) {
+        self.tasks = tasks
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -153,8 +158,8 @@ final class EventHub: Sendable {
     }
 
     private func schedulePoke(after delay: Duration) {
-        Task { [self] in
-            try? await Task.sleep(for: delay)
+        tasks.spawn("the event hub's second look at a gap") { [self] in
+            try await Task.sleep(for: delay)
             poke()
         }
     }
@@ -252,7 +257,7 @@ final class EventHub: Sendable {
     /// keeps badges current at a bounded cost (the query was 4 % of PostgreSQL's time in the
     /// send benchmark at five a second, scripts/bench/events).
     private func scheduleUnreadCounts(after delay: Duration) {
-        Task { [self] in
+        tasks.spawn("the next round of unread counts") { [self] in
             if delay > .zero { try? await Task.sleep(for: delay) }
             let watch = state.withLock { state in
                 state.unreadSendScheduled = false

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OwnedTasks
 import ParleyCore
 import ParleyStore
 import Postgres
@@ -21,19 +22,24 @@ public final class Realtime: Service, Sendable {
     public let instanceID: String
     private let closedSockets: ClosedSocketRecorder
     private let presenceStatistics = PresenceStatistics()
+    /// Runs work that outlives a call (a socket's close recorded, statistics refreshed); also
+    /// lent to the event stream's sockets.
+    public let tasks: TaskOwner
 
     public init(
-        store: Store, conninfo: String, settings: EventSettings, participation: any ParticipationSweep, clock: Clock, logger: Logger
+        store: Store, conninfo: String, settings: EventSettings, participation: any ParticipationSweep, clock: Clock, logger: Logger,
+        tasks: TaskOwner
     ) {
+        self.tasks = tasks
         self.store = store
         self.participation = participation
         self.settings = settings
         self.clock = clock
         self.logger = logger
         self.instanceID = SecretHashing.randomHex(bytes: 8)
-        self.hub = EventHub(store: store, settings: settings, clock: clock, logger: logger)
+        self.hub = EventHub(store: store, settings: settings, clock: clock, logger: logger, tasks: tasks)
         self.closedSockets = ClosedSocketRecorder(
-            store: store, clock: clock, logger: logger,
+            store: store, clock: clock, logger: logger, tasks: tasks,
             // The user's last socket: the open channels it held them in are left now.
             offline: { users, repositories in if !users.isEmpty { try participation.endLapsed(userIDs: users, repositories) } },
             announce: { [store] users in try await Self.announceOffline(users, store) }
@@ -230,13 +236,9 @@ extension Realtime {
     /// `PresenceStatistics`); in the background, never holding up a socket.
     private func refreshPresenceStatisticsIfDue() {
         guard presenceStatistics.refreshIsDue(count: hub.socketCount) else { return }
-        Task { [self] in
+        tasks.spawn("analyzing event_sockets") { [self] in
             defer { presenceStatistics.finished() }
-            do {
-                try await store.transaction { try $0.presence.analyze() }
-            } catch {
-                logger.debug("analyzing event_sockets failed", metadata: ["error": "\(error)"])
-            }
+            try await store.transaction { try $0.presence.analyze() }
         }
     }
 

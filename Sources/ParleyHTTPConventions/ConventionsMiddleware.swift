@@ -1,4 +1,5 @@
 import Hummingbird
+import OwnedTasks
 
 /// The conventions of API.md §1 that hold for every request, applied in one layer: the request
 /// id, the refusal of control characters in the path and query, the JSON body limit, the error body for
@@ -34,7 +35,8 @@ public struct ConventionsMiddleware: RouterMiddleware {
         var response: Response
         do {
             try ControlCharacterRejection.check(request.uri.description)
-            response = try await next(request, context)
+            // Work this request leaves behind (`TaskOwner.spawn`) is logged with its id.
+            response = try await TaskOwner.$requestID.withValue(context.id) { try await next(request, context) }
         } catch {
             response = errors.response(for: error, request: request, context: context)
         }

@@ -12,7 +12,7 @@ import Synchronization
 /// A lifecycle service: previews still waiting at shutdown are not made (a preview is a
 /// courtesy; nothing another instance needs is held here).
 public final class PreviewQueue: Service, Sendable {
-    public typealias Work = @Sendable () async -> Void
+    public typealias Work = @Sendable () async throws -> Void
 
     private let queue: Mutex<FairQueue<Work>>
     private let logger: Logger
@@ -50,7 +50,11 @@ public final class PreviewQueue: Service, Sendable {
                 for await _ in self.wakes {
                     while let turn = self.queue.withLock({ $0.next() }) {
                         group.addTask {
-                            await turn.item()
+                            do {
+                                try await turn.item()
+                            } catch {
+                                self.logger.warning("storing a link preview failed", metadata: ["error": "\(error)"])
+                            }
                             self.queue.withLock { $0.finish(turn) }
                             self.wake.yield()
                         }

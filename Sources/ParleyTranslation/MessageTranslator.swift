@@ -1,3 +1,4 @@
+import OwnedTasks
 import ParleyCore
 import Synchronization
 
@@ -6,9 +7,12 @@ import Synchronization
 public final class MessageTranslator: Sendable {
     /// nil when no provider is configured (`PARLEY_TRANSLATION_PROVIDER=none`).
     public let translator: ReliableTranslator?
+    /// Runs each language's translation (callers wait for them as long as they choose).
+    let tasks: TaskOwner
 
-    public init(_ translator: ReliableTranslator?) {
+    public init(_ translator: ReliableTranslator?, tasks: TaskOwner) {
         self.translator = translator
+        self.tasks = tasks
     }
 
     /// The requested languages in canonical form, without repeats; 400111 for an unknown code,
@@ -35,10 +39,10 @@ public final class MessageTranslator: Sendable {
 
     /// Starts translating `text` into every language, each done by `deadline` or failed.
     public func start(_ text: String, into languages: [String], deadline: ContinuousClock.Instant) -> TranslationJob {
-        let job = TranslationJob(languages: languages)
+        let job = TranslationJob(languages: languages, tasks: tasks)
         let protected = ProtectedText(text)
         for language in languages {
-            Task { [translator] in
+            tasks.spawn("translating into \(language)") { [translator] in
                 do {
                     guard let translator else { throw TranslationError.notAvailableNow }
                     let pieces = protected.pieces
@@ -72,10 +76,13 @@ public final class TranslationJob: Sendable {
 
     public let languages: [String]
     private let state: Mutex<State>
+    /// Runs the timers of waits with a limit.
+    private let tasks: TaskOwner
 
-    init(languages: [String]) {
+    init(languages: [String], tasks: TaskOwner) {
         self.languages = languages
         self.state = Mutex(State(open: languages.count))
+        self.tasks = tasks
     }
 
     fileprivate func complete(_ language: String, _ result: Result<String, TranslationError>) {
@@ -112,7 +119,7 @@ public final class TranslationJob: Sendable {
             }
             guard let id else { return continuation.resume() }
             guard let limit else { return }
-            Task {
+            tasks.spawn("a translation wait's limit") {
                 try? await Task.sleep(for: limit)
                 self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
             }

@@ -12,7 +12,7 @@ extension ConnectionPool {
     }
 
     func startSweeping() {
-        Task { await sweep() }
+        tasks.spawn("the pool's deadline sweep") { await self.sweep() }
     }
 
     /// Fails jobs waiting for a connection, and statements waiting for a batch, past their

@@ -115,9 +115,9 @@ extension ConnectionPool {
                 }
             }
         case .wait, .full, .cancelled:
-            Task {
+            tasks.spawn("a pipeline drain on a leased connection") {
                 do {
-                    try await withConnection { connection in
+                    try await self.withConnection { connection in
                         while let batch = self.nextBatch() { self.send(batch, on: connection) }
                     }
                 } catch {

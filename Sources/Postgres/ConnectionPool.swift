@@ -2,6 +2,7 @@ import DequeModule
 import Logging
 import NIOCore
 import NIOPosix
+import OwnedTasks
 import ServiceLifecycle
 import Synchronization
 
@@ -58,12 +59,15 @@ public final class ConnectionPool: Service, Sendable {
     let state = Mutex(State())
     /// Ids of pipelined statements, so a cancelled caller can find its own in the queue.
     let jobIDs = Atomic<UInt64>(0)
+    /// The pool's own background work (the deadline sweep, pipeline drains), waited for on close.
+    let tasks: TaskOwner
 
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         self.maxPipelineRunners = max(1, min(configuration.size / 2, System.coreCount / 2))
         self.threads = NIOThreadPool(numberOfThreads: configuration.size)
+        self.tasks = TaskOwner(logger: logger, shutdownGrace: .seconds(5))
         threads.start()
     }
 
@@ -87,6 +91,7 @@ public final class ConnectionPool: Service, Sendable {
         for waiter in waiters { waiter.continuation.resume(throwing: Self.closedError) }
         for job in queued { job.complete(.failure(Self.closedError)) }
         _ = idle  // released here: each connection's deinit finishes it
+        await tasks.drain(within: tasks.shutdownGrace)
         try? await threads.shutdownGracefully()
     }
 

@@ -1,5 +1,7 @@
 import CurlHTTP
 import Foundation
+import Logging
+import OwnedTasks
 import ParleyTranslation
 import Testing
 
@@ -7,6 +9,9 @@ import Testing
 /// real libcurl path: the request shape and auth, batching, retries, quota errors, timeouts,
 /// the circuit breaker, and the protected parts of a message.
 @Suite struct TranslationProviderTests {
+    /// Owns the translations these tests start by hand.
+    static let tasks = TaskOwner(logger: Logger(label: "translation-tests"))
+
     static let client = CurlClient()
 
     static func adapter(_ kind: FakeTranslationProvider.Kind, _ url: String, key: String = "test-key") -> any Translator {
@@ -70,7 +75,7 @@ import Testing
         for (kind, limit) in [(FakeTranslationProvider.Kind.google, 128), (.deepl, 50), (.libretranslate, 25)] {
             let provider = FakeTranslationProvider(kind)
             try await provider.run { url in
-                let translator = MessageTranslator(Self.quickly(Self.adapter(kind, url)))
+                let translator = MessageTranslator(Self.quickly(Self.adapter(kind, url)), tasks: Self.tasks)
                 // 130 words between mentions make 130 pieces.
                 let text = (0..<130).map { "word\($0) @u\($0)" }.joined(separator: " ")
                 let outcome = await translator.start(text, into: ["ko"], deadline: Self.soon).all()
@@ -165,7 +170,7 @@ import Testing
     @Test func mentionsURLsAndCodeNeverReachTheProviderAndComeBackUnchanged() async throws {
         let provider = FakeTranslationProvider(.deepl)
         try await provider.run { url in
-            let translator = MessageTranslator(Self.quickly(Self.adapter(.deepl, url)))
+            let translator = MessageTranslator(Self.quickly(Self.adapter(.deepl, url)), tasks: Self.tasks)
             let text = "Hi @{bob} and @alice.smith, see https://example.com/a?b=c&d=e (or `let x = \"y\"`)\n```\nrm -rf /\n```\nthanks!"
             let outcome = await translator.start(text, into: ["ja"], deadline: Self.soon).all()
             let translated = try #require(try outcome["ja"]?.get())
@@ -185,7 +190,7 @@ import Testing
 
     @Test func languageCodesAreCheckedAndMadeCanonical() throws {
         let translator = MessageTranslator(
-            ReliableTranslator(DeepLTranslator(client: Self.client, baseURL: "http://127.0.0.1:9", key: "k")))
+            ReliableTranslator(DeepLTranslator(client: Self.client, baseURL: "http://127.0.0.1:9", key: "k")), tasks: Self.tasks)
         #expect(try translator.languages(["ES", "zh-cn", "es"]) == ["es", "zh-CN"])
         #expect(throws: (any Error).self) { try translator.languages(["klingon"]) }
         #expect(throws: (any Error).self) { try translator.languages(["hi"]) }  // Hindi: not a DeepL language
