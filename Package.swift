@@ -300,7 +300,7 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "ByteCoding", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyHTTPConventions", "ParleyCore",
+                "ByteCoding", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyHTTPConventions", "ParleyCore", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -3,7 +3,7 @@ import Synchronization
 
 extension ConnectionPool {
     /// A statement waiting for a pipeline, with the continuation of the task that wants it.
-    struct PipelinedJob: Sendable {
+    struct PipelinedJob: PoolQueueItem, Sendable {
         let id: UInt64
         let deadline: ContinuousClock.Instant
         let sql: String
@@ -52,22 +52,12 @@ extension ConnectionPool {
         }
     }
 
-    private enum Enqueued { case queued, startRunner, full, cancelled }
-
     /// Queues a statement for pipelining, starting a runner (and the deadline sweeper) when
     /// needed, or refuses it at once.
     private func enqueue(_ job: PipelinedJob) {
-        let (outcome, startSweeper) = state.withLock { state -> (Enqueued, Bool) in
-            // Checked under the lock `abandon` takes: see `lease`.
-            if Task.isCancelled { return (.cancelled, false) }
-            guard state.pipelineQueue.count < configuration.maxQueuedStatements else { return (.full, false) }
-            state.pipelineQueue.append(job)
-            let sweeper = startSweepingIfNeeded(&state)
-            guard state.pipelineRunners < maxPipelineRunners else { return (.queued, sweeper) }
-            state.pipelineRunners += 1
-            return (.startRunner, sweeper)
-        }
-        if startSweeper { startSweeping() }
+        // Cancellation is checked under the lock `abandon` takes: see `lease`.
+        let (outcome, startSweep) = state.withLock { $0.enqueue(job, isCancelled: Task.isCancelled) }
+        if startSweep { startSweeping() }
         switch outcome {
         case .queued: break
         case .startRunner: startPipelineRunner()
@@ -78,30 +68,18 @@ extension ConnectionPool {
 
     /// A cancelled caller's statement leaves the queue (unless a runner took it meanwhile).
     private func abandon(job id: UInt64) {
-        let job: PipelinedJob? = state.withLock { state in
-            guard let index = state.pipelineQueue.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.pipelineQueue.remove(at: index)
-        }
-        job?.complete(.failure(CancellationError()))
+        state.withLock { $0.abandonStatement(id) }?.complete(.failure(CancellationError()))
     }
 
     /// The next statements for a runner to send, or nil (and one runner fewer) when none wait.
     func nextBatch() -> [PipelinedJob]? {
-        state.withLock { state in
-            guard !state.pipelineQueue.isEmpty else {
-                state.pipelineRunners -= 1
-                return nil
-            }
-            let count = min(state.pipelineQueue.count, Self.maxPipelineBatch)
-            defer { state.pipelineQueue.removeFirst(count) }
-            return Array(state.pipelineQueue.prefix(count))
-        }
+        state.withLock { $0.nextBatch(limit: Self.maxPipelineBatch) }
     }
 
     /// Starts draining the queue on a connection of its own: directly on a database thread when
     /// a connection is idle (or may be opened), through an async lease when all are busy.
     private func startPipelineRunner() {
-        switch state.withLock({ takeOrReserve(&$0) }) {
+        switch withBookkeeping({ $0.lease().lease }) {
         case .use(let connection):
             threads.submit { _ in self.drain(on: connection) }
         case .open:
@@ -114,7 +92,7 @@ extension ConnectionPool {
                     self.failQueued(error)
                 }
             }
-        case .wait, .full, .cancelled:
+        case .queued, .full, .cancelled:
             tasks.spawn("a pipeline drain on a leased connection") {
                 do {
                     try await self.withConnection { connection in

@@ -33,31 +33,22 @@ public final class ConnectionPool: Service, Sendable {
         }
     }
 
-    struct Waiter {
+    struct Waiter: PoolQueueItem, Sendable {
         let id: UInt64
         let deadline: ContinuousClock.Instant
         /// Resumed with a connection, or with nil meaning "open a new one".
         let continuation: CheckedContinuation<PostgresConnection?, any Error>
     }
 
-    struct State {
-        var idle: [PostgresConnection] = []
-        var opened = 0
-        var waiters: Deque<Waiter> = []
-        var isClosed = false
-        /// Statements waiting to be pipelined, and how many threads are draining them.
-        var pipelineQueue: Deque<PipelinedJob> = []
-        var pipelineRunners = 0
-        /// Whether a task is looking for waiters and statements past their deadline.
-        var sweeping = false
-        var lastWaiterID: UInt64 = 0
-    }
+    typealias Bookkeeping = PoolBookkeeping<PostgresConnection, Waiter, PipelinedJob>
 
     let configuration: Configuration
     let logger: Logger
     let threads: NIOThreadPool
-    let state = Mutex(State())
-    /// Ids of pipelined statements, so a cancelled caller can find its own in the queue.
+    /// Who holds what; every change under this lock, published to the metrics.
+    let state: Mutex<Bookkeeping>
+    /// Ids of waiters and pipelined statements, so a cancelled caller can find its own in a queue.
+    let waiterIDs = Atomic<UInt64>(0)
     let jobIDs = Atomic<UInt64>(0)
     /// The pool's own background work (the deadline sweep, pipeline drains), waited for on close.
     let tasks: TaskOwner
@@ -65,7 +56,13 @@ public final class ConnectionPool: Service, Sendable {
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        self.maxPipelineRunners = max(1, min(configuration.size / 2, System.coreCount / 2))
+        // At most half the connections, and one per two cores, drain the pipeline: transactions
+        // always find a connection free, and batches grow larger under load (measured on 2 cores:
+        // one runner beat two). `System.coreCount` reads cgroup files: read once.
+        self.state = Mutex(
+            Bookkeeping(
+                size: configuration.size, maxWaiting: configuration.maxWaiting, maxQueuedStatements: configuration.maxQueuedStatements,
+                maxPipelineRunners: max(1, min(configuration.size / 2, System.coreCount / 2))))
         self.threads = NIOThreadPool(numberOfThreads: configuration.size)
         self.tasks = TaskOwner(logger: logger, shutdownGrace: .seconds(5))
         threads.start()
@@ -79,15 +76,7 @@ public final class ConnectionPool: Service, Sendable {
 
     /// Closes idle connections, fails waiters and queued statements, and stops the threads.
     public func close() async {
-        let (waiters, idle, queued) = state.withLock { state in
-            state.isClosed = true
-            defer {
-                state.waiters.removeAll()
-                state.idle.removeAll()
-                state.pipelineQueue.removeAll()
-            }
-            return (state.waiters, state.idle, state.pipelineQueue)
-        }
+        let (waiters, idle, queued) = withBookkeeping { $0.close() }
         for waiter in waiters { waiter.continuation.resume(throwing: Self.closedError) }
         for job in queued { job.complete(.failure(Self.closedError)) }
         _ = idle  // released here: each connection's deinit finishes it
@@ -132,15 +121,18 @@ public final class ConnectionPool: Service, Sendable {
         }
     }
 
-    enum Lease {
-        case use(PostgresConnection)
-        case open, wait, closed, full, cancelled
+    /// Runs `change` under the lock, and publishes the counts it leaves.
+    func withBookkeeping<T: Sendable>(_ change: (inout Bookkeeping) -> T) -> T {
+        state.withLock { books in
+            defer { PoolMetrics.publish(books) }
+            return change(&books)
+        }
     }
 
     private func lease() async throws -> PostgresConnection {
         // Fast path without a continuation: suspending and resuming the task would cost a trip
         // through the executor on every query, even when a connection is idle.
-        switch state.withLock({ takeOrReserve(&$0) }) {
+        switch withBookkeeping({ $0.lease().lease }) {
         case .use(let connection):
             PoolMetrics.waitTime.recordNanoseconds(0)
             return connection
@@ -148,69 +140,32 @@ public final class ConnectionPool: Service, Sendable {
             PoolMetrics.waitTime.recordNanoseconds(0)
             return try await open()
         case .closed: throw Self.closedError
-        case .wait, .full, .cancelled: break
+        case .queued, .full, .cancelled: break
         }
-        let id = state.withLock { state in
-            state.lastWaiterID += 1
-            return state.lastWaiterID
-        }
+        let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         let waitStart = ContinuousClock.now
         defer { PoolMetrics.waitTime.record(duration: ContinuousClock.now - waitStart) }
         let leased: PostgresConnection? = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let deadline = ContinuousClock.now + configuration.acquireTimeout
-                let (next, startSweeper) = state.withLock { state -> (Lease, Bool) in
-                    var next = takeOrReserve(&state)
-                    guard case .wait = next else { return (next, false) }
-                    // Checked under the lock that `abandon` takes: a cancellation either comes
-                    // before this (and is seen here) or finds the waiter queued.
-                    if Task.isCancelled {
-                        next = .cancelled
-                    } else if state.waiters.count >= configuration.maxWaiting {
-                        next = .full
-                    } else {
-                        state.waiters.append(Waiter(id: id, deadline: deadline, continuation: continuation))
-                        PoolMetrics.publish(state)
-                    }
-                    return (next, startSweepingIfNeeded(&state))
-                }
-                if startSweeper { startSweeping() }
+                let waiter = Waiter(id: id, deadline: .now + configuration.acquireTimeout, continuation: continuation)
+                // Cancellation is checked under the lock that `abandon` takes: it either comes
+                // before this (and is seen here) or finds the waiter queued.
+                let (next, startSweep) = withBookkeeping { $0.lease(queueing: waiter, isCancelled: Task.isCancelled) }
+                if startSweep { startSweeping() }
                 switch next {
                 case .use(let connection): continuation.resume(returning: connection)
                 case .open: continuation.resume(returning: nil)
-                case .wait: break
+                case .queued: break
                 case .closed: continuation.resume(throwing: Self.closedError)
                 case .full: continuation.resume(throwing: busyError("\(configuration.maxWaiting) jobs are already waiting"))
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 }
             }
         } onCancel: {
-            abandon(waiter: id)
+            withBookkeeping { $0.abandonWaiter(id) }?.continuation.resume(throwing: CancellationError())
         }
         if let leased { return leased }
         return try await open()
-    }
-
-    /// A cancelled job leaves the queue (unless a connection was handed to it meanwhile).
-    private func abandon(waiter id: UInt64) {
-        let waiter: Waiter? = state.withLock { state in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            defer { PoolMetrics.publish(state) }
-            return state.waiters.remove(at: index)
-        }
-        waiter?.continuation.resume(throwing: CancellationError())
-    }
-
-    /// An idle connection, or the right to open one while under the size, or the need to wait.
-    func takeOrReserve(_ state: inout State) -> Lease {
-        if state.isClosed { return .closed }
-        defer { PoolMetrics.publish(state) }
-        if let connection = state.idle.popLast() { return .use(connection) }
-        if state.opened < configuration.size {
-            state.opened += 1
-            return .open
-        }
-        return .wait
     }
 
     /// Opens a connection in a slot already reserved for it.
@@ -231,31 +186,13 @@ public final class ConnectionPool: Service, Sendable {
             slotFreed()
             return
         }
-        let waiter: Waiter? = state.withLock { state in
-            defer { PoolMetrics.publish(state) }
-            if let waiter = state.waiters.popFirst() { return waiter }
-            if !state.isClosed { state.idle.append(connection) }
-            return nil
-        }
-        waiter?.continuation.resume(returning: connection)
+        withBookkeeping { $0.returned(connection) }?.continuation.resume(returning: connection)
     }
 
-    /// A connection was dropped: let the next waiter open a new one in its place.
+    /// A connection was dropped: the next waiter opens a new one in its place.
     func slotFreed() {
-        let waiter: Waiter? = state.withLock { state in
-            defer { PoolMetrics.publish(state) }
-            if let waiter = state.waiters.popFirst() { return waiter }
-            state.opened -= 1
-            return nil
-        }
-        waiter?.continuation.resume(returning: nil)
+        withBookkeeping { $0.slotFreed() }?.continuation.resume(returning: nil)
     }
-
-    /// At most half the connections, and one per two cores, drain the pipeline: transactions
-    /// always find a connection free, and batches grow larger under load (measured on 2 cores:
-    /// one runner beat two).
-    /// Computed once: `System.coreCount` reads cgroup files on every call.
-    let maxPipelineRunners: Int
 
     func busyError(_ reason: String) -> PostgresError {
         PostgresError(kind: .busy, message: "no database connection became free: \(reason)")

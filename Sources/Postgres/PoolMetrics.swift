@@ -13,8 +13,8 @@ enum PoolMetrics {
     static let batchSize = Recorder(label: "parley_db_pipeline_batch_size")
 
     /// Called under the pool's lock after every change of who holds what.
-    static func publish(_ state: ConnectionPool.State) {
-        inUse.set(state.opened - state.idle.count)
-        waiting.set(state.waiters.count)
+    static func publish(_ books: ConnectionPool.Bookkeeping) {
+        inUse.set(books.inUse)
+        waiting.set(books.waiters.count)
     }
 }
