@@ -287,7 +287,9 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyHTTPConventions", "ParleyCore",
+                "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyHTTPConventions", "ParleyCore", "ParleyEvents", "ParleyStore",
+                "ParleyTranslation", "ParleyWebhooks",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
