@@ -300,7 +300,9 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "ByteCoding", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyHTTPConventions", "ParleyCore", "Postgres",
+                "ByteCoding", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents", "ParleyHTTPConventions",
+                "ParleyStore", "ParleyTranslation", "ParleyWebhooks", "Postgres",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
