@@ -13,8 +13,8 @@ final class EventHub: Sendable {
     let settings: EventSettings
     let logger: Logger
     let clock: Clock
-    private let members = MemberCache()
-    private let state: Mutex<HubState>
+    let members = MemberCache()
+    let state: Mutex<HubState>
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -26,11 +26,8 @@ final class EventHub: Sendable {
         var socketOwners: [String: String] = [:]
         var subscriptionCount = 0
         var typing: TypingStates
-        /// Unread counts moved since the last `unread_count_changed` went out, whether a send of
-        /// them is scheduled, and when the last one began.
-        var unread = UnreadWatch()
-        var unreadSendScheduled = false
-        var unreadLastSent: ContinuousClock.Instant?
+        /// Unread counts moved since the last `unread_count_changed` went out, and when the next go.
+        var unread: UnreadCadence
         var throttle: SmartThrottle
     }
 
@@ -46,6 +43,7 @@ final class EventHub: Sendable {
         self.state = Mutex(
             HubState(
                 typing: TypingStates(expiry: settings.typingExpiry, throttle: settings.typingThrottle),
+                unread: UnreadCadence(interval: settings.unreadInterval),
                 throttle: SmartThrottle(limit: settings.openChannelMessagesPerSecond)))
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -233,10 +231,7 @@ final class EventHub: Sendable {
                 }
             }
             state.deliveredThrough = position
-            guard !state.unread.isEmpty, !state.unreadSendScheduled else { return nil }
-            state.unreadSendScheduled = true
-            guard let last = state.unreadLastSent else { return .zero }
-            return max(.zero, last + settings.unreadInterval - .now)
+            return state.unread.nextRound(now: .now)
         }
         if let unreadDelay { scheduleUnreadCounts(after: unreadDelay) }
         // A message ends its sender's typing in that channel.
@@ -249,126 +244,5 @@ final class EventHub: Sendable {
             }
         }
         try await deliverTyping(ended)
-    }
-
-    /// Sends the unread counts moved meanwhile after `delay`: at once after a quiet spell, else
-    /// `unreadInterval` after the last send. A busy channel moves every member's count with each
-    /// message; one query and one frame per member each interval, rather than per message,
-    /// keeps badges current at a bounded cost (the query was 4 % of PostgreSQL's time in the
-    /// send benchmark at five a second, scripts/bench/events).
-    private func scheduleUnreadCounts(after delay: Duration) {
-        tasks.spawn("the next round of unread counts") { [self] in
-            if delay > .zero { try? await Task.sleep(for: delay) }
-            let watch = state.withLock { state in
-                state.unreadSendScheduled = false
-                state.unreadLastSent = .now
-                defer { state.unread = UnreadWatch() }
-                return state.unread
-            }
-            do {
-                try await deliverUnreadCounts(watch)
-            } catch {
-                logger.warning("unread counts failed", metadata: ["error": "\(error)"])
-            }
-        }
-    }
-
-    /// The users with local subscriptions who receive `event` (API.md §6.2).
-    static func recipients(
-        of event: Event, members: [ChannelRecipient], among subscriptions: [String: [String: EventSubscription]]
-    ) -> Set<String> {
-        var users = Set(event.userIDs.filter { subscriptions[$0] != nil && $0 != event.exceptUserID })
-        guard event.audience != .users else { return users }
-        let createdAt: Int64? = if case .message(let message) = event.payload { message.createdAt } else { nil }
-        for member in members where subscriptions[member.userID] != nil {
-            guard member.state == .joined || event.audience == .members, member.userID != event.exceptUserID else { continue }
-            // An event from before they came in (read late, while the hub catches up) is not theirs.
-            guard event.eventID > member.sinceEventID else { continue }
-            // A message from before the member may see messages (history option, reset, hidden) is not theirs.
-            if let createdAt, createdAt < member.visibleFrom { continue }
-            users.insert(member.userID)
-        }
-        return users
-    }
-
-    /// `unread_count_changed` to the local users whose counts the events moved.
-    private func deliverUnreadCounts(_ watch: UnreadWatch) async throws {
-        let now = clock.nowMillis
-        let counts = try await store.read { try $0.receipts.unreadSummary(watch.pairs) }
-        state.withLock { state in
-            for count in counts {
-                let change = UnreadChange(
-                    channelURL: count.channelURL, unreadMessageCount: count.unreadMessages, unreadMentionCount: count.unreadMentions,
-                    totalUnreadMessageCount: count.totalUnreadMessages, ts: now
-                )
-                state.subscriptions[count.userID]?.values.forEach { $0.deliver(.unread(change)) }
-            }
-        }
-    }
-}
-
-/// The (user, channel) pairs whose unread counts a batch of events moved.
-struct UnreadWatch {
-    private(set) var pairs: [UnreadPair] = []
-    private var seen = Set<UnreadPair>()
-
-    var isEmpty: Bool { pairs.isEmpty }
-
-    mutating func note(_ event: Event, for userID: String) {
-        // Open channels have no unread counts.
-        guard let channelURL = event.channelURL, event.channelKind == .group else { return }
-        let moves: Bool
-        switch (event.type, event.payload) {
-        case (.messageReceived, .message(let message)): moves = message.sender?.userID != userID && !message.silent
-        case (.messageDeleted, _), (.channelHidden, _), (.memberJoined, _): moves = true
-        case (.read, .receipt(let reader, _)): moves = reader == userID
-        // The leavers' totals drop (the channel's count is 0 for them now).
-        case (.memberLeft, .users(let users)): moves = users.contains { $0.userID == userID }
-        default: moves = false
-        }
-        let pair = UnreadPair(userID: userID, channelURL: channelURL)
-        if moves && seen.insert(pair).inserted { pairs.append(pair) }
-    }
-}
-
-extension EventHub {
-    /// Whether a typing start of this user in this channel is passed on now (see `TypingStates`).
-    func admitTypingStart(_ userID: String, in channelURL: String) -> Bool {
-        state.withLock { $0.typing.admitStart(.init(channelURL: channelURL, userID: userID), now: .now) }
-    }
-
-    /// A typing notification from any instance (this one included).
-    func received(_ notice: TypingNotice, ts: Int64) async throws {
-        let changes: [TypingChange] = state.withLock { state in
-            if let userID = notice.offlineUserID { return state.typing.endedAll(of: userID, ts: ts) }
-            guard let channelURL = notice.channelURL, let user = notice.user, let started = notice.started else { return [] }
-            if started { return state.typing.started(user, in: channelURL, now: .now, ts: ts).map { [$0] } ?? [] }
-            return state.typing.ended(.init(channelURL: channelURL, userID: user.userID), ts: ts).map { [$0] } ?? []
-        }
-        try await deliverTyping(changes)
-    }
-
-    func expireTyping(ts: Int64) async throws {
-        let changes = state.withLock { $0.typing.expired(now: .now, ts: ts) }
-        try await deliverTyping(changes)
-    }
-
-    /// To the local sockets of the channels' joined members (one read for the whole batch), except
-    /// those who block the typist: what a blocked user does never reaches the blocker (API.md §7.3).
-    private func deliverTyping(_ changes: [TypingChange]) async throws {
-        guard !changes.isEmpty, !localUserIDs.isEmpty else { return }
-        let channelURLs = Array(Set(changes.map(\.channelURL)))
-        let typists = Array(Set(changes.map(\.user.userID)))
-        let (members, blockers) = try await store.read { repositories in
-            (try self.members.members(of: channelURLs, repositories), try repositories.blocks.blockers(of: typists))
-        }
-        state.withLock { state in
-            for change in changes {
-                let typistBlockers = blockers[change.user.userID] ?? []
-                for member in members[change.channelURL] ?? [] where member.state == .joined && !typistBlockers.contains(member.userID) {
-                    state.subscriptions[member.userID]?.values.forEach { $0.deliver(.typing(change)) }
-                }
-            }
-        }
     }
 }
