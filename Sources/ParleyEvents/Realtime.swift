@@ -20,8 +20,8 @@ public final class Realtime: Service, Sendable {
     let participation: any ParticipationSweep
     /// This process, in `event_instances` and socket ids.
     public let instanceID: String
-    private let closedSockets: ClosedSocketRecorder
-    private let presenceStatistics = PresenceStatistics()
+    let closedSockets: ClosedSocketRecorder
+    let presenceStatistics = PresenceStatistics()
     /// Runs work that outlives a call (a socket's close recorded, statistics refreshed); also
     /// lent to the event stream's sockets.
     public let tasks: TaskOwner
@@ -175,107 +175,4 @@ public struct StreamHello: Sendable {
     public let lastEventID: Int64
     public let serverTime: Int64
     public let pingIntervalMillis: Int64
-}
-
-extension Realtime {
-    /// Opens a stream for the user: registers the socket (closing the user's oldest beyond the
-    /// cap, on any instance), then sends `sink` the hello and the replay after `after` (or
-    /// `resync_required`) ahead of the live events.
-    public func connect(userID: String, after: Int64?, sink: any DeliverySink) async throws -> EventSubscription {
-        let subscription = EventSubscription(
-            socketID: instanceID + "-" + SecretHashing.randomHex(bytes: 8), userID: userID, holdLimit: settings.socketQueueLimit,
-            sink: sink
-        )
-        let (instanceID, now, cap) = (instanceID, clock.nowMillis, settings.socketsPerUser)
-        let surplus = try await store.transaction { repositories in
-            let surplus = try repositories.presence.connected(
-                socketID: subscription.socketID, userID: userID, instanceID: instanceID, now: now, cap: cap
-            )
-            for socketID in surplus { try repositories.events.notify(EventRepository.socketsChannel, socketID) }
-            return surplus
-        }
-        // Those on this instance close now, without waiting for the notification (which an
-        // instance whose LISTEN is still connecting would miss); the others on theirs.
-        for socketID in surplus { closeSurplus(socketID) }
-        let position = try await hub.register(subscription)
-        refreshPresenceStatisticsIfDue()
-        do {
-            let replay = try await replay(for: userID, after: after, through: position)
-            let resync = replay.contains { if case .resyncRequired = $0 { true } else { false } }
-            // A client that has events beyond what this instance delivered so far must not get
-            // them twice; one told to resync has no position here (an unknown `after` would
-            // otherwise hide everything up to it).
-            if let after, !resync { subscription.skip(through: after) }
-            let hello = StreamHello(
-                connectionID: subscription.socketID, lastEventID: resync ? position : max(position, after ?? 0),
-                serverTime: clock.nowMillis, pingIntervalMillis: settings.pingInterval.milliseconds
-            )
-            subscription.start(hello, replay: replay)
-        } catch {
-            await disconnect(subscription)
-            throw error
-        }
-        return subscription
-    }
-
-    /// Closes a socket beyond its user's cap, if this instance holds it.
-    private func closeSurplus(_ socketID: String) {
-        hub.subscription(socketID)?.deliver(.close(code: StreamCloseCode.tooManySockets, reason: "Too many sockets"))
-    }
-
-    /// The socket closed: the user may be offline now (then their typing ends everywhere, and
-    /// they exit the open channels no REST enter holds them in).
-    public func disconnect(_ subscription: EventSubscription) async {
-        hub.unregister(subscription)
-        subscription.finish()
-        await closedSockets.record(subscription.socketID)
-        refreshPresenceStatisticsIfDue()
-    }
-
-    /// Analyzes `event_sockets` when this instance's sockets have doubled or halved (see
-    /// `PresenceStatistics`); in the background, never holding up a socket.
-    private func refreshPresenceStatisticsIfDue() {
-        guard presenceStatistics.refreshIsDue(count: hub.socketCount) else { return }
-        tasks.spawn("analyzing event_sockets") { [self] in
-            defer { presenceStatistics.finished() }
-            try await store.transaction { try $0.presence.analyze() }
-        }
-    }
-
-}
-
-extension Realtime {
-    /// `typing_start` / `typing_end` (REST and socket frames): joined members of group channels
-    /// only; a start, which shows something to the others, not while muted or the channel is
-    /// frozen (`ContributionRules`). A start is passed on at most once per throttle period; the
-    /// table that decides it is the one every instance keeps from the typing notifications, so
-    /// the throttle holds across instances (up to a notification's delay).
-    public func typing(_ caller: Caller, _ channelURL: String, userIDs: [String], started: Bool) async throws {
-        for userID in userIDs { try caller.requireActingAs(userID) }
-        let now = clock.nowMillis
-        let users = try await store.read { repositories in
-            guard let channel = try repositories.groupChannels.find(channelURL) else { throw ChannelAccess.notFound(channelURL) }
-            let joined = Set(try repositories.events.joinedMembers(channelURL))
-            if let callerID = caller.userID, !channel.isPublic, !joined.contains(callerID) { throw ChannelAccess.notFound(channelURL) }
-            for userID in userIDs where !joined.contains(userID) {
-                throw ParleyError.forbidden("\"\(userID)\" is not a joined member of \"\(channelURL)\".")
-            }
-            if started {
-                let muted = try repositories.mutes.restricted(.group, channelURL, among: userIDs, now: now)
-                for userID in userIDs {
-                    let isOperator = try repositories.groupChannelMembers.state(channelURL, userID)?.isOperator ?? false
-                    try ContributionRules.require(
-                        isMuted: muted.contains(userID), channelFrozen: channel.freeze, exemptFromFreeze: caller.isAdmin || isOperator)
-                }
-            }
-            return try repositories.users.basicUsers(userIDs)
-        }
-        // Checked only now, so that a refused request does not use up the user's throttle.
-        let admitted = started ? users.filter { hub.admitTypingStart($0.userID, in: channelURL) } : users
-        guard !admitted.isEmpty else { return }
-        let payloads = try admitted.map { try Self.json(TypingNotice(channelURL: channelURL, user: $0, started: started)) }
-        try await store.transaction { repositories in
-            for payload in payloads { try repositories.events.notify(EventRepository.typingChannel, payload) }
-        }
-    }
 }
