@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "parley", targets: ["Parley"]),
+        // For the benchmark programs (Benchmarks/, a package of their own).
+        .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
+        .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -256,30 +259,6 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
-        ),
-        // In-process measurements for scripts/bench/files (build with -c release).
-        .executableTarget(
-            name: "parley-file-bench",
-            dependencies: ["ParleyFiles"],
-            path: "Benchmarks/FileBench"
-        ),
-        // CurlHTTP's request rate for scripts/bench/translation (build with -c release).
-        .executableTarget(
-            name: "parley-curl-bench",
-            dependencies: ["CurlHTTP"],
-            path: "Benchmarks/CurlBench"
-        ),
-        // The event-stream load client of scripts/bench/events (build with -c release).
-        .executableTarget(
-            name: "parley-event-load",
-            dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Benchmarks/EventLoad"
         ),
         .testTarget(
             name: "PostgresTests",
