@@ -74,7 +74,6 @@ let package = Package(
             dependencies: [
                 "ParleyCore", "ParleyStore",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.
@@ -103,7 +102,7 @@ let package = Package(
         .target(
             name: "ParleyFiles",
             dependencies: [
-                "ParleyCore", "ParleyStore", "CVipsShim",
+                "ByteCoding", "ParleyCore", "ParleyStore", "CVipsShim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -141,7 +140,7 @@ let package = Package(
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
         .target(
             name: "ParleyTranslation",
-            dependencies: ["OwnedTasks", "ParleyCore", "CurlHTTP", "OutboundPolicy", .product(name: "Metrics", package: "swift-metrics")]
+            dependencies: ["OwnedTasks", "ParleyCore", "CurlHTTP", .product(name: "Metrics", package: "swift-metrics")]
         ),
         // Link previews (API.md §11.1): the head scanner and the guarded fetch.
         .target(
@@ -200,7 +199,7 @@ let package = Package(
             name: "ParleyHTTPConventions",
             dependencies: [
                 "OwnedTasks",
-                "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyFiles", "ParleyRepresentations", "ParleyUsers",
+                "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyRepresentations", "ParleyUsers",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -242,7 +241,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
@@ -250,11 +248,9 @@ let package = Package(
         .executableTarget(
             name: "Parley",
             dependencies: [
-                "ByteCoding", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyTranslation", "ParleyUsers",
-                "ParleyWebhooks", "Postgres",
+                "ByteCoding", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -263,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "PostgresTests",
             // ParleyStore for the store's transaction mechanics (after-commit work, retries).
-            dependencies: ["Postgres", "ParleyStore"]
+            dependencies: ["Postgres", "ParleyStore", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "CurlHTTPTests",
@@ -291,9 +287,10 @@ let package = Package(
             name: "SystemTests",
             dependencies: [
                 "OwnedTasks", .product(name: "Logging", package: "swift-log"),
-                "ParleyHTTP", "ParleyHTTPConventions", "HTTPWire", "OutboundPolicy", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
+                "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
                 "Postgres", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -3,6 +3,11 @@ import ParleyStore
 
 /// Catch-up over REST (API.md §6.6, Sendbird's changelogs): what changed since a time or since
 /// the last page, oldest first, for a client that was away or was told `resync_required`.
+///
+/// What a changelog reads is kept by triggers (migration 0007), because some twenty statements
+/// change channels and members: channels' and memberships' `changed_at`, and the
+/// `group_channel_departures` a user's changelog shows as `deleted`. Messages' `changed_at` is
+/// set by the statements that change them.
 public struct ChangelogService: Sendable {
     let store: Store
     let pageTokens: PageTokenCodec

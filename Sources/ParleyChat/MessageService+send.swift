@@ -4,6 +4,14 @@ import ParleyStore
 import ParleyTranslation
 
 /// Sending messages (API.md §4.2): every write of a send, in one transaction.
+///
+/// Rules of a send that live in SQL, in the one statement of `MessageRepository.insert` (a send
+/// is the hottest write; one statement is one round trip and one lock order):
+/// - in a 1-to-1 channel whose other member blocks the sender, the message is hidden from that
+///   member (`hidden_from`): no unread number, no list move, no auto-unhide for them (API.md §7.3);
+/// - members who hid the channel with auto-unhide (`hidden_state` 1) see it again;
+/// - the sender has read everything up to their own message (read state and unread count).
+/// The unread sequence (`counted_seq`) skips silent and hidden messages there too.
 extension MessageService {
     /// Supergroups refresh their members' list sort key at most once a minute; smaller channels
     /// on every message.

@@ -19,6 +19,11 @@ public struct WebhookSettingsUpdate: Sendable {
 }
 
 /// The webhook settings and the delivery log (API.md §10): the admin's only.
+///
+/// Which events become deliveries is decided in SQL, by the statement that writes a
+/// transaction's events (`EventRepository.flush`), so that a delivery commits with its change:
+/// an event is queued when the webhook is enabled with a URL and `enabled_events` holds `*` or
+/// the event's category (`WebhookCategory.of`, computed in Swift and passed to the statement).
 public struct WebhookService: Sendable {
     let store: Store
     let clock: Clock
