@@ -4,7 +4,7 @@ import Testing
 /// Issue 29.14: frames RFC 6455 forbids fail the event stream with 1002 instead of being
 /// skipped, and a close frame is echoed only when its code is one a client may send.
 @Suite struct ClientFrameRuleTests {
-    private static let frame = EventStreamTests.clientFrame
+    private static let frame = EventStreamFrameTests.clientFrame
 
     @Test func framesBreakingTheProtocolAreAnsweredWith1002() async throws {
         try await TestServer.withAPI { api in

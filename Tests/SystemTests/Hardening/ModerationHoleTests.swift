@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 29.8–29.12: what mute, freeze, bans, blocks and membership must hold, through HTTP and
 /// the event stream.
-@Suite struct ModerationHoleTests {
+@Suite struct ModerationHoleTests: ParticipantFixtures {
     /// 29.9: a muted member puts nothing new in front of the others (edit, reaction, meta array,
     /// typing); in a frozen channel only operators and the admin do. Taking away stays allowed.
     @Test func muteAndFreezeCoverEveryContribution() async throws {
@@ -56,7 +56,7 @@ import Testing
     @Test func aFrozenOpenChannelTakesNoParticipantsEditsOrReactions() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("holeopen", 1)
-            let url = try await ParticipantTests.openChannel(api)
+            let url = try await Self.openChannel(api)
             let base = "/v3/open_channels/\(url)"
             #expect(try await api.put("\(base)/enter", [:], as: cast.session(0)).status == 200)
             let id = try #require(
@@ -86,7 +86,7 @@ import Testing
             #expect(try await api.delete("\(base)?operator_ids=\(cast[0])", as: cast.session(0)).status == 200, "giving up one's own")
             #expect(try await api.delete("\(base)?operator_ids=\(cast[1])").status == 200, "the admin")
 
-            let open = try await ParticipantTests.openChannel(api, ["operator_ids": [cast[0], cast[1]]])
+            let open = try await Self.openChannel(api, ["operator_ids": [cast[0], cast[1]]])
             let openBase = "/v3/open_channels/\(open)/operators"
             #expect(try await api.delete("\(openBase)?operator_ids=\(cast[1])", as: cast.session(0)).status == 403)
             #expect(try await api.delete("\(openBase)?operator_ids=\(cast[0])", as: cast.session(0)).status == 200)
@@ -98,7 +98,7 @@ import Testing
     @Test func aUserBannedFromAnOpenChannelReadsNothingOfIt() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("holeban", 2)
-            let url = try await ParticipantTests.openChannel(api)
+            let url = try await Self.openChannel(api)
             let base = "/v3/open_channels/\(url)"
             #expect(try await api.put("\(base)/enter", [:], as: cast.session(0)).status == 200)
             let id = try #require(

@@ -3,13 +3,13 @@ import Testing
 
 /// Participants across instances (API.md §8.3): the cap is exact when two instances race for
 /// the last seats, and a dead instance's participants exit within 30 s.
-@Suite struct ParticipantInstanceTests {
+@Suite struct ParticipantInstanceTests: ParticipantFixtures {
     @Test func twoInstancesRacingForTheLastSeatsFillExactlyTheCap() async throws {
         let cap = 5
         try await TestServer.withAPI({ $0.limits.openChannelParticipants = cap }) { first in
             try await TestServer.withAPI({ $0.limits.openChannelParticipants = cap }) { second in
                 let cast = try await first.cast("race", 12)
-                let url = try await ParticipantTests.openChannel(first)
+                let url = try await Self.openChannel(first)
                 // Two seats taken, then ten users race for the last three, half through each instance.
                 for index in 0..<2 {
                     #expect(try await first.put("/v3/open_channels/\(url)/enter", ["user_id": cast[index]]).status == 200)
@@ -26,8 +26,8 @@ import Testing
                 }
                 #expect(outcomes.filter { $0.0 == 200 }.count == cap - 2)
                 #expect(outcomes.filter { $0 == (403, 900400) }.count == 12 - cap)
-                #expect(try await ParticipantTests.participantIDs(second, url).count == cap)
-                #expect(try await ParticipantTests.participantCount(first, url) == cap)
+                #expect(try await Self.participantIDs(second, url).count == cap)
+                #expect(try await Self.participantCount(first, url) == cap)
             }
         }
     }
@@ -37,7 +37,7 @@ import Testing
             let process = try await ServerProcess()
             defer { process.stop() }
             let cast = try await survivor.cast("ocdead", 2)
-            let url = try await ParticipantTests.openChannel(survivor)
+            let url = try await Self.openChannel(survivor)
             let watcher = try await survivor.events(cast.tokens[cast[0]]!)
             _ = try await watcher.hello()
             try watcher.send(["type": "enter", "channel_url": url])
@@ -49,7 +49,7 @@ import Testing
                 $0["type"] as? String == "participant_entered"
                     && (($0["data"] as? [String: Any])?["users"] as? [[String: Any]])?.first?["user_id"] as? String == cast[1]
             }
-            #expect(try await ParticipantTests.participantCount(survivor, url) == 2)
+            #expect(try await Self.participantCount(survivor, url) == 2)
             process.kill()
             let killedAt = ContinuousClock.now
             _ = try await watcher.waitFor(within: .seconds(30)) {
@@ -57,7 +57,7 @@ import Testing
                     && (($0["data"] as? [String: Any])?["users"] as? [[String: Any]])?.first?["user_id"] as? String == cast[1]
             }
             #expect(ContinuousClock.now - killedAt < .seconds(30))
-            #expect(try await ParticipantTests.participantIDs(survivor, url) == [cast[0]])
+            #expect(try await Self.participantIDs(survivor, url) == [cast[0]])
             watcher.close()
         }
     }
@@ -68,7 +68,7 @@ import Testing
         try await TestServer.withAPI { first in
             try await TestServer.withAPI { second in
                 let cast = try await first.cast("ocmi", 2)
-                let url = try await ParticipantTests.openChannel(first)
+                let url = try await Self.openChannel(first)
                 let messages = "/v3/open_channels/\(url)/messages"
                 #expect(try await first.put("/v3/open_channels/\(url)/enter", [:], as: cast.session(0)).status == 200)
                 let listener = try await second.events(cast.tokens[cast[1]]!)

@@ -5,7 +5,7 @@ import Testing
 /// executable), against the database a running server uses: they go through the services, so
 /// the server's clients see their changes (a revoked token's socket closes, a frozen channel's
 /// members hear of it).
-@Suite struct AdminCLITests {
+@Suite struct AdminCLITests: WebhookFixtures {
     static let fileKey = Data((0..<32).map { UInt8($0) }).base64EncodedString()
 
     /// Runs `parley arguments` on `database` (the common test database by default).
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func webhookDeliveriesAreListedAndRedelivered() async throws {
-        try await WebhookTests.withWebhook(events: ["group_channel:message_send"]) { api, receiver, database in
+        try await Self.withWebhook(events: ["group_channel:message_send"]) { api, receiver, database in
             let cast = try await api.cast("clihook", 1)
             let channel = try await api.createChannel(["user_ids": [cast[0]]])
             _ = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "hooked"], as: cast.session(0))
