@@ -163,10 +163,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Push notifications (API.md §12): device tokens, preferences, and their delivery.
+        .target(
+            name: "ParleyPush",
+            dependencies: ["ParleyCore", "ParleyStore"]
+        ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
             name: "ParleyContainer",
             dependencies: [
+                "ParleyPush",
                 "OwnedTasks",
                 "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres",
                 "ParleyTranslation", "ParleyWebhooks", "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire",
@@ -235,6 +241,7 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
+                "ParleyPush",
                 "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream", "ParleyHTTPConventions", "ParleyRepresentations",
                 "ParleyUsers",
                 "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "ParleyWebhooks",

@@ -10,6 +10,7 @@ import ParleyEvents
 import ParleyFiles
 import ParleyLinkPreviews
 import ParleyModeration
+import ParleyPush
 import ParleyStore
 import ParleyTranslation
 import ParleyUsers
@@ -44,6 +45,7 @@ public struct Container: Sendable {
     public let moderation: ModerationService
     public let auditLogs: AuditLogService
     public let blocks: BlockService
+    public let pushTokens: PushTokenService
     public let reports: ReportService
     /// The kinds of channel whose moderation routes exist.
     public let moderatedChannelKinds: [ChannelKind]
@@ -140,6 +142,7 @@ public struct Container: Sendable {
             moderation: ModerationService(store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels),
             auditLogs: AuditLogService(store: store, pageTokens: pageTokens),
             blocks: BlockService(store: store, clock: clock, pageTokens: pageTokens),
+            pushTokens: PushTokenService(store: store, clock: clock, pageTokens: pageTokens),
             reports: ReportService(
                 store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels,
                 reportsPerHour: config.limits.reportsPerHour),
