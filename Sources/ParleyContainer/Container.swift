@@ -46,6 +46,7 @@ public struct Container: Sendable {
     public let auditLogs: AuditLogService
     public let blocks: BlockService
     public let pushTokens: PushTokenService
+    public let pushPreferences: PushPreferenceService
     public let reports: ReportService
     /// The kinds of channel whose moderation routes exist.
     public let moderatedChannelKinds: [ChannelKind]
@@ -143,6 +144,7 @@ public struct Container: Sendable {
             auditLogs: AuditLogService(store: store, pageTokens: pageTokens),
             blocks: BlockService(store: store, clock: clock, pageTokens: pageTokens),
             pushTokens: PushTokenService(store: store, clock: clock, pageTokens: pageTokens),
+            pushPreferences: PushPreferenceService(store: store),
             reports: ReportService(
                 store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels,
                 reportsPerHour: config.limits.reportsPerHour),

@@ -33,12 +33,15 @@ public struct Membership: Sendable, Equatable {
     public let readTS: Int64
     public let unreadMessageCount: Int
     public let unreadMentionCount: Int
+    /// The member's push option for this channel (API.md §12.2).
+    public let pushTriggerOption: ChannelPushTriggerOption
 
     public init(
         userID: String, state: MemberState, isOperator: Bool, hiddenState: HiddenState, invitedAt: Int64,
         joinedAt: Int64, inviter: BasicUser?, tsMessageOffset: Int64, messagesHiddenBefore: Int64 = 0,
-        readTS: Int64 = 0, unreadMessageCount: Int = 0, unreadMentionCount: Int = 0
+        readTS: Int64 = 0, unreadMessageCount: Int = 0, unreadMentionCount: Int = 0, pushTriggerOption: ChannelPushTriggerOption = .default
     ) {
+        self.pushTriggerOption = pushTriggerOption
         self.messagesHiddenBefore = messagesHiddenBefore
         self.readTS = readTS
         self.unreadMessageCount = unreadMessageCount

@@ -58,6 +58,8 @@ public struct ChannelDTO: JSONWritable {
         json.field("unread_mention_count", membership?.unreadMentionCount ?? 0)
         json.field("invited_at", membership?.invitedAt ?? 0)
         json.field("joined_ts", membership?.joinedAt ?? 0)
+        json.field("push_trigger_option", membership?.pushTriggerOption.rawValue ?? "default")
+        json.field("is_push_enabled", membership.map { $0.pushTriggerOption != .off } ?? false)
         json.key("inviter")
         if let inviter = membership?.inviter { json.value(BasicUserDTO(user: inviter)) } else { json.null() }
     }

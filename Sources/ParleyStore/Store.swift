@@ -135,6 +135,7 @@ public struct Repositories {
     public var auditLogs: AuditLogRepository { AuditLogRepository(connection: connection) }
     public var blocks: BlockRepository { BlockRepository(connection: connection) }
     public var pushTokens: PushTokenRepository { PushTokenRepository(connection: connection) }
+    public var pushPreferences: PushPreferenceRepository { PushPreferenceRepository(connection: connection) }
     public var reports: ReportRepository { ReportRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }
