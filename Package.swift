@@ -166,7 +166,11 @@ let package = Package(
         // Push notifications (API.md §12): device tokens, preferences, and their delivery.
         .target(
             name: "ParleyPush",
-            dependencies: ["ParleyCore", "ParleyStore"]
+            dependencies: [
+                "ParleyCore", "ParleyStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(

@@ -11,7 +11,8 @@ import ParleyTranslation
 ///   member (`hidden_from`): no unread number, no list move, no auto-unhide for them (API.md §7.3);
 /// - members who hid the channel with auto-unhide (`hidden_state` 1) see it again;
 /// - the sender has read everything up to their own message (read state and unread count).
-/// The unread sequence (`counted_seq`) skips silent and hidden messages there too.
+/// The unread sequence (`counted_seq`) skips silent and hidden messages there too, and the
+/// message's push is queued there (`push_queue`, one row, unless silent or `send_push: false`).
 extension MessageService {
     /// Supergroups refresh their members' list sort key at most once a minute; smaller channels
     /// on every message.

@@ -7,6 +7,7 @@ import ParleyCore
 import ParleyEvents
 import ParleyFiles
 import ParleyLinkPreviews
+import ParleyPush
 import ParleyTranslation
 import ParleyWebhooks
 import Postgres
@@ -59,6 +60,8 @@ public struct Config: Sendable {
     public var outboundAllowHosts: [String] = []
     /// API.md §10: how webhook deliveries are attempted.
     public var webhookDelivery = WebhookDeliverySettings()
+    /// API.md §12.6: how pushes are delivered.
+    public var push = PushSettings()
     /// API.md §11.1: link previews (`PARLEY_LINK_PREVIEWS`).
     public var linkPreviews = LinkPreviewSettings()
     /// `app_id` in webhook payloads.

@@ -118,6 +118,8 @@ public struct NewMessage: Sendable {
     public var sortedMetaarray: [MetaArray]
     public var dedupID: String?
     public var isSilent: Bool
+    /// `send_push: false` sends without a push notification (API.md §12.3).
+    public var sendsPush = true
     /// The file of a FILE message: uploaded (stored, not yet linked to a message) or external.
     public var file: FileAttachment?
     /// `target_langs` (API.md §9.2): translated before the message is stored, within a limit.

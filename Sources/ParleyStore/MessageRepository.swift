@@ -62,6 +62,10 @@ public struct MessageRepository {
                 WHERE m.channel_url = $1 AND m.user_id IS DISTINCT FROM inserted.hidden_from
                   AND (m.activity_at < inserted.created_at - $12::bigint
                        OR (m.hidden_state = 1 AND m.user_id IS DISTINCT FROM $3::text) OR m.user_id = $3::text)
+            ), queued AS (
+                -- Its push, decided per recipient when an instance claims it (API.md §12.6).
+                INSERT INTO push_queue (message_id, channel_url, created_at, next_attempt_at)
+                SELECT message_id, $1, created_at, created_at FROM inserted WHERE $18::boolean
             )
             SELECT message_id, created_at, hidden_from FROM inserted
             """,
@@ -69,7 +73,7 @@ public struct MessageRepository {
                 channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
                 new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
                 try JSONColumn.text(new.sortedMetaarray), memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now,
-                try new.file.map(JSONColumn.text)
+                try new.file.map(JSONColumn.text), !new.isSilent && new.sendsPush
             ]
         )
         return Message(

@@ -136,6 +136,7 @@ public struct Repositories {
     public var blocks: BlockRepository { BlockRepository(connection: connection) }
     public var pushTokens: PushTokenRepository { PushTokenRepository(connection: connection) }
     public var pushPreferences: PushPreferenceRepository { PushPreferenceRepository(connection: connection) }
+    public var pushQueue: PushQueueRepository { PushQueueRepository(connection: connection) }
     public var reports: ReportRepository { ReportRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }

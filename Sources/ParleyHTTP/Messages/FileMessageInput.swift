@@ -15,7 +15,7 @@ struct FileMessageInput {
         guard let senderID = try fields["user_id"].map({ try Validation.userID($0) }) ?? caller.userID else {
             throw ParleyError.missing("user_id")
         }
-        let message = NewMessage(
+        var message = NewMessage(
             type: .file,
             senderID: senderID,
             message: "",
@@ -26,6 +26,7 @@ struct FileMessageInput {
             },
             isSilent: try bool(fields, "is_silent") ?? false
         )
+        message.sendsPush = try bool(fields, "send_push") ?? true
         let boxes = try boxes(fields)
         let fileName = try fields["file_name"].map { try Validation.fileName($0) }
         let fileType = try fields["file_type"].map { try Validation.mediaType($0, field: "file_type") }

@@ -20,6 +20,7 @@ struct NewMessageBody: Decodable {
     var sortedMetaarray: [MetaArrayBody]?
     @Checked var dedupID: String?
     var isSilent: Bool?
+    @Checked var sendPush: Bool?
     @Checked var targetLangs: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -37,6 +38,7 @@ struct NewMessageBody: Decodable {
         case sortedMetaarray = "sorted_metaarray"
         case dedupID = "dedup_id"
         case isSilent = "is_silent"
+        case sendPush = "send_push"
         case targetLangs = "target_langs"
     }
 
@@ -69,6 +71,7 @@ struct NewMessageBody: Decodable {
             file: file
         )
         new.targetLanguages = try MessageFieldRules.targetLanguages(targetLangs) ?? []
+        new.sendsPush = sendPush ?? true
         return new
     }
 
