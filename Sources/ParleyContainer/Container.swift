@@ -157,7 +157,7 @@ public struct Container: Sendable {
             metricsRegistry: metricsRegistry,
             services: [
                 pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher, previews,
-                OutboundHTTP(client: outbound), PushDispatcher(store: store, clock: clock, settings: config.push, logger: logger), tasks
+                OutboundHTTP(client: outbound), PushDispatcher(store: store, settings: config.push, logger: logger), tasks
             ],
             shutdown: {
                 await tasks.drain(within: tasks.shutdownGrace)

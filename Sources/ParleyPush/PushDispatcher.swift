@@ -9,13 +9,11 @@ import ServiceLifecycle
 /// are the next part of issue 31.
 public final class PushDispatcher: Service, Sendable {
     let store: Store
-    let clock: Clock
     let settings: PushSettings
     let logger: Logger
 
-    public init(store: Store, clock: Clock, settings: PushSettings, logger: Logger) {
+    public init(store: Store, settings: PushSettings, logger: Logger) {
         self.store = store
-        self.clock = clock
         self.settings = settings
         self.logger = logger
     }
@@ -31,9 +29,9 @@ public final class PushDispatcher: Service, Sendable {
 
     /// One pass: the expired pushes go.
     func dropExpired() async {
-        let cutoff = clock.nowMillis - Int64(settings.deliveryLimit.components.seconds * 1000)
+        let limit = settings.deliveryLimit.components.seconds * 1000
         do {
-            let dropped = try await store.transaction { try $0.pushQueue.dropExpired(sentBefore: cutoff) }
+            let dropped = try await store.transaction { try $0.pushQueue.dropExpired(olderThanMillis: limit) }
             if dropped > 0 { logger.debug("expired pushes dropped", metadata: ["pushes": "\(dropped)"]) }
         } catch {
             logger.warning("dropping expired pushes failed", metadata: ["error": "\(error)"])

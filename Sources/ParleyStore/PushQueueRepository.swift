@@ -6,9 +6,12 @@ import Postgres
 public struct PushQueueRepository {
     let connection: PostgresConnection
 
-    /// Drops the pushes of messages sent before `cutoff` (ms): a chat push that could not go out
-    /// within its limit is worse than none (API.md §12.6). Returns how many went.
-    public func dropExpired(sentBefore cutoff: Int64) throws -> Int {
-        Int(try connection.query("DELETE FROM push_queue WHERE created_at < $1", [cutoff]).affectedRows)
+    /// Drops the pushes of messages sent more than `limit` ms ago by the database's clock (one
+    /// clock for every instance): a chat push that could not go out within its limit is worse
+    /// than none (API.md §12.6). Returns how many went.
+    public func dropExpired(olderThanMillis limit: Int64) throws -> Int {
+        try connection.query(
+            "DELETE FROM push_queue WHERE created_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1", [limit]
+        ).affectedRows
     }
 }
