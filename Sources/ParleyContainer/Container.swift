@@ -47,6 +47,7 @@ public struct Container: Sendable {
     public let blocks: BlockService
     public let pushTokens: PushTokenService
     public let pushPreferences: PushPreferenceService
+    public let pushTemplates: PushTemplateService
     public let reports: ReportService
     /// The kinds of channel whose moderation routes exist.
     public let moderatedChannelKinds: [ChannelKind]
@@ -145,6 +146,7 @@ public struct Container: Sendable {
             blocks: BlockService(store: store, clock: clock, pageTokens: pageTokens),
             pushTokens: PushTokenService(store: store, clock: clock, pageTokens: pageTokens),
             pushPreferences: PushPreferenceService(store: store),
+            pushTemplates: PushTemplateService(store: store),
             reports: ReportService(
                 store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels,
                 reportsPerHour: config.limits.reportsPerHour),

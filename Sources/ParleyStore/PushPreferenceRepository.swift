@@ -77,3 +77,21 @@ public struct PushPreferenceRepository {
         return preference
     }
 }
+
+extension PushPreferenceRepository {
+    /// The application's push templates (`push_templates`, migration 0025), `default` first.
+    public func templates() throws -> [PushTemplate] {
+        try connection.query("SELECT name, mesg, file, admm FROM push_templates ORDER BY name = 'alternative', name").map { row in
+            PushTemplate(
+                name: PushTemplateName(rawValue: try row.decode("name")) ?? .default, userMessage: try row.decode("mesg"),
+                fileMessage: try row.decode("file"), adminMessage: try row.decode("admm"))
+        }
+    }
+
+    public func saveTemplate(_ template: PushTemplate) throws {
+        try connection.query(
+            "UPDATE push_templates SET mesg = $2, file = $3, admm = $4 WHERE name = $1",
+            [template.name.rawValue, template.userMessage, template.fileMessage, template.adminMessage]
+        )
+    }
+}
