@@ -1,6 +1,26 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The products of other packages the targets use.
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let dequeModule: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
+let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
+let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
+let hummingbirdWSClient: Target.Dependency = .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+let nioPosix: Target.Dependency = .product(name: "NIOPosix", package: "swift-nio")
+let nioWebSocket: Target.Dependency = .product(name: "NIOWebSocket", package: "swift-nio")
+let nioHTTP1: Target.Dependency = .product(name: "NIOHTTP1", package: "swift-nio")
+let nioHTTPTypes: Target.Dependency = .product(name: "NIOHTTPTypes", package: "swift-nio-extras")
+let nioHTTPTypesHTTP1: Target.Dependency = .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras")
+let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
+let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+
 let package = Package(
     name: "parley",
     platforms: [.macOS(.v15)],
@@ -29,10 +49,7 @@ let package = Package(
         // waiting at shutdown.
         .target(
             name: "OwnedTasks",
-            dependencies: [
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            dependencies: [logging, serviceLifecycle]
         ),
         // libpq, found through pkg-config; the only C library the database layer needs.
         .systemLibrary(
@@ -43,38 +60,24 @@ let package = Package(
         // The libpq wrapper: connections, parameterised queries, pool, migrations.
         .target(
             name: "Postgres",
-            dependencies: [
-                "CLibPQ", "OwnedTasks",
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            dependencies: ["CLibPQ", "OwnedTasks", dequeModule, logging, metrics, nioCore, nioPosix, serviceLifecycle]
         ),
         // Encodings that know no domain: the JSON writer, hex, base64url, Unicode normalization.
         .target(name: "ByteCoding"),
         // Domain values, errors, validation and permission rules. No I/O.
         .target(
             name: "ParleyCore",
-            dependencies: [
-                "ByteCoding",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            dependencies: ["ByteCoding", crypto]
         ),
         // All SQL of the project: one repository per aggregate.
         .target(
             name: "ParleyStore",
-            dependencies: ["ParleyCore", "Postgres", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ParleyCore", "Postgres", logging]
         ),
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(
             name: "ParleyUsers",
-            dependencies: [
-                "ParleyCore", "ParleyStore",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            dependencies: ["ParleyCore", "ParleyStore", crypto]
         ),
         // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.
         .target(
@@ -102,26 +105,15 @@ let package = Package(
         .target(
             name: "ParleyFiles",
             dependencies: [
-                "ByteCoding", "ParleyCore", "ParleyStore", "CVipsShim",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "ByteCoding", "ParleyCore", "ParleyStore", "CVipsShim", crypto, nioCore, nioPosix, logging, metrics,
+                serviceLifecycle,
             ]
         ),
         // The realtime event stream (API.md §6): the event log's readers, fan-out across
         // instances over LISTEN/NOTIFY, presence and typing. The socket itself is ParleyHTTP's.
         .target(
             name: "ParleyEvents",
-            dependencies: [
-                "OwnedTasks",
-                "ParleyCore", "ParleyStore", "Postgres",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            dependencies: ["OwnedTasks", "ParleyCore", "ParleyStore", "Postgres", logging, metrics, serviceLifecycle]
         ),
         // libcurl, found through pkg-config, with typed wrappers over its variadic calls.
         .systemLibrary(
@@ -140,50 +132,36 @@ let package = Package(
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
         .target(
             name: "ParleyTranslation",
-            dependencies: ["OwnedTasks", "ParleyCore", "CurlHTTP", .product(name: "Metrics", package: "swift-metrics")]
+            dependencies: ["OwnedTasks", "ParleyCore", "CurlHTTP", metrics]
         ),
         // Link previews (API.md §11.1): the head scanner and the guarded fetch.
         .target(
             name: "ParleyLinkPreviews",
             dependencies: [
-                "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", logging, metrics, serviceLifecycle,
             ]
         ),
         // Webhooks (API.md §10): the delivery queue's dispatcher, signatures, Sendbird's payloads.
         .target(
             name: "ParleyWebhooks",
             dependencies: [
-                "ByteCoding", "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "ByteCoding", "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", crypto, logging, metrics,
+                serviceLifecycle,
             ]
         ),
         // Push notifications (API.md §12): device tokens, preferences, and their delivery.
         .target(
             name: "ParleyPush",
-            dependencies: [
-                "ParleyCore", "ParleyStore",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            dependencies: ["ParleyCore", "ParleyStore", logging, serviceLifecycle]
         ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
             name: "ParleyContainer",
             dependencies: [
-                "ParleyPush",
-                "OwnedTasks",
-                "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres",
-                "ParleyTranslation", "ParleyWebhooks", "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "ParleyPush", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat",
+                "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres", "ParleyTranslation", "ParleyWebhooks",
+                "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire", crypto, logging, prometheus,
+                serviceLifecycle,
             ]
         ),
         // The HTTP/1 and WebSocket pieces that know no domain: byte parsers, connection
@@ -191,16 +169,8 @@ let package = Package(
         .target(
             name: "HTTPWire",
             dependencies: [
-                "ByteCoding",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                "ByteCoding", httpTypes, hummingbird, hummingbirdCore, logging, nioCore, nioHTTP1, nioHTTPTypes,
+                nioHTTPTypesHTTP1, nioWebSocket,
             ]
         ),
         // How every request is read, authenticated and answered (API.md §1): the request
@@ -208,14 +178,8 @@ let package = Package(
         .target(
             name: "ParleyHTTPConventions",
             dependencies: [
-                "OwnedTasks",
-                "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyRepresentations", "ParleyUsers",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "OwnedTasks", "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyRepresentations",
+                "ParleyUsers", httpTypes, hummingbird, logging, metrics, nioCore, nioHTTP1,
             ]
         ),
         // The JSON shape of each resource (user, channel, member, message, file, restriction) and
@@ -229,15 +193,9 @@ let package = Package(
         .target(
             name: "ParleyEventStream",
             dependencies: [
-                "OwnedTasks",
-                "ByteCoding", "HTTPWire", "ParleyChat", "ParleyCore", "ParleyEvents", "ParleyHTTPConventions", "ParleyRepresentations",
-                "ParleyUsers",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                "OwnedTasks", "ByteCoding", "HTTPWire", "ParleyChat", "ParleyCore", "ParleyEvents",
+                "ParleyHTTPConventions", "ParleyRepresentations", "ParleyUsers", httpTypes, hummingbird, logging,
+                nioCore, nioHTTP1, nioWebSocket,
             ]
         ),
         // The routes and controllers, in folders by resource, each with its request and
@@ -245,14 +203,9 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
-                "ParleyPush",
-                "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream", "ParleyHTTPConventions", "ParleyRepresentations",
-                "ParleyUsers",
-                "ParleyChat", "ParleyModeration", "ParleyFiles", "ParleyEvents", "ParleyWebhooks",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                "ParleyPush", "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream",
+                "ParleyHTTPConventions", "ParleyRepresentations", "ParleyUsers", "ParleyChat", "ParleyModeration",
+                "ParleyFiles", "ParleyEvents", "ParleyWebhooks", httpTypes, hummingbird, nioCore, prometheus,
             ]
         ),
         // The `parley` command: serve, migrate.
@@ -260,52 +213,33 @@ let package = Package(
             name: "Parley",
             dependencies: [
                 "ByteCoding", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                argumentParser, hummingbird, logging, metrics, prometheus,
             ]
         ),
         .testTarget(
             name: "PostgresTests",
             // ParleyStore for the store's transaction mechanics (after-commit work, retries).
-            dependencies: ["Postgres", "ParleyStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Postgres", "ParleyStore", logging]
         ),
         .testTarget(
             name: "CurlHTTPTests",
-            dependencies: [
-                "CurlHTTP", "OutboundPolicy",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            dependencies: ["CurlHTTP", "OutboundPolicy", hummingbird, hummingbirdTesting, httpTypes, nioCore]
         ),
         // The rules and mechanisms that need no database, in seconds.
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "ByteCoding", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents", "ParleyHTTPConventions",
-                "ParleyStore", "ParleyTranslation", "ParleyWebhooks", "Postgres",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "ByteCoding", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents",
+                "ParleyHTTPConventions", "ParleyStore", "ParleyTranslation", "ParleyWebhooks", "Postgres", crypto,
+                logging, httpTypes, nioCore,
             ]
         ),
         .testTarget(
             name: "SystemTests",
             dependencies: [
-                "OwnedTasks", .product(name: "Logging", package: "swift-log"),
-                "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents", "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
-                "Postgres", .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "OwnedTasks", logging, "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents", "ParleyCore",
+                "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP", "Postgres",
+                httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto,
             ]
         ),
     ],
