@@ -4,6 +4,7 @@ import PackageDescription
 // The products of other packages the targets use.
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let cryptoExtras: Target.Dependency = .product(name: "_CryptoExtras", package: "swift-crypto")
 let dequeModule: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
@@ -152,7 +153,10 @@ let package = Package(
         // Push notifications (API.md §12): device tokens, preferences, and their delivery.
         .target(
             name: "ParleyPush",
-            dependencies: ["ParleyCore", "ParleyStore", logging, serviceLifecycle]
+            dependencies: [
+                "ByteCoding", "ParleyCore", "ParleyStore", "ParleyFiles", "CurlHTTP", "OutboundPolicy", crypto, cryptoExtras, logging,
+                metrics, serviceLifecycle,
+            ]
         ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(

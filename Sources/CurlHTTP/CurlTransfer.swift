@@ -62,6 +62,13 @@ final class CurlTransfer: @unchecked Sendable {
         // host itself, past the guard's pinned address.
         try set(CURLOPT_PROXY, "")
         try set(CURLOPT_TCP_KEEPALIVE, 1)
+        if request.multiplexes {
+            try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+            try set(CURLOPT_PIPEWAIT, 1)
+        }
+        if let authorities = request.trustedAuthorities {
+            try check(parley_curl_easy_setopt_blob(handle, CURLOPT_CAINFO_BLOB, authorities.bytes.baseAddress, authorities.bytes.count))
+        }
         try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         try check(parley_curl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, Self.receiveBody))
         try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context))

@@ -44,6 +44,11 @@ public struct OutboundRequest: Sendable {
     /// The transfer ends once the answer holds this (ASCII, any case), and what came so far is
     /// returned: a link preview needs the page only up to `</head>`.
     public var stopAfter: [UInt8]?
+    /// HTTP/2 over TLS, and waiting for a connection that can multiplex rather than opening
+    /// another (`CURLOPT_PIPEWAIT`): many requests to one provider share one connection.
+    public var multiplexes = false
+    /// The certificate authorities trusted for this request instead of the system's.
+    public var trustedAuthorities: CertificateAuthorities?
 
     public init(
         _ method: Method, _ url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
@@ -60,6 +65,26 @@ public struct OutboundRequest: Sendable {
         self.maxRedirects = maxRedirects
         self.pins = pins
     }
+}
+
+/// A PEM bundle of certificate authorities, kept in memory for as long as a transfer uses it
+/// (libcurl reads it without copying).
+public final class CertificateAuthorities: Sendable {
+    nonisolated(unsafe) let bytes: UnsafeMutableRawBufferPointer
+
+    /// The system's bundle (Debian's path) followed by `extraPEM`.
+    public convenience init(systemAnd extraPEM: String) {
+        let system = (try? String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)) ?? ""
+        self.init(pem: system + "\n" + extraPEM)
+    }
+
+    public init(pem: String) {
+        let utf8 = Array(pem.utf8)
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(utf8.count, 1), alignment: 1)
+        bytes.copyBytes(from: utf8)
+    }
+
+    deinit { bytes.deallocate() }
 }
 
 public struct OutboundResponse: Sendable {

@@ -62,6 +62,8 @@ public struct Config: Sendable {
     public var webhookDelivery = WebhookDeliverySettings()
     /// API.md §12.6: how pushes are delivered.
     public var push = PushSettings()
+    /// API.md §12.5: the push providers.
+    public var pushProviders = PushProviderSettings()
     /// API.md §11.1: link previews (`PARLEY_LINK_PREVIEWS`).
     public var linkPreviews = LinkPreviewSettings()
     /// `app_id` in webhook payloads.
@@ -185,6 +187,7 @@ public struct Config: Sendable {
         config.linkPreviews.enabled = try reader.bool("PARLEY_LINK_PREVIEWS", default: true)
         config.appID = environment["PARLEY_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.appID
         try readFairness(into: &config, reader)
+        try readPush(into: &config, reader)
         return config
     }
 

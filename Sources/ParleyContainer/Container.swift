@@ -48,6 +48,8 @@ public struct Container: Sendable {
     public let pushTokens: PushTokenService
     public let pushPreferences: PushPreferenceService
     public let pushTemplates: PushTemplateService
+    /// The configured push providers (API.md §12.5): what the API lists of them, and the VAPID key.
+    public let pushProviders: PushProviders
     public let reports: ReportService
     /// The kinds of channel whose moderation routes exist.
     public let moderatedChannelKinds: [ChannelKind]
@@ -107,14 +109,18 @@ public struct Container: Sendable {
         // libvips's operation cache stays off (it never hits for uploads, and would keep decoded
         // images); its threads per image are capped.
         try Thumbnailer.start(cacheMaxBytes: 0, concurrency: min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        let fileAuthKeys = FileAuthKeys(signingKey: keys.fileAuthKeys, lifetimeMillis: fileSettings.authKeyLifetimeMillis)
         let files = FileService(
-            storage: fileStorage, keyring: try FileKeyring(masterKey: config.fileKey),
-            authKeys: FileAuthKeys(signingKey: keys.fileAuthKeys, lifetimeMillis: fileSettings.authKeyLifetimeMillis),
+            storage: fileStorage, keyring: try FileKeyring(masterKey: config.fileKey), authKeys: fileAuthKeys,
             store: store, clock: clock, settings: fileSettings, logger: logger
         )
         let memberships = MembershipService(store: store, clock: clock, settings: settings, accessCodes: accessCodes)
         let moderatedChannels: [ChannelKind: any ModeratedChannels] = [.group: GroupChannelModeration(), .open: OpenChannelModeration()]
         let participants = ParticipantService(store: store, clock: clock, pageTokens: pageTokens, settings: settings)
+        let pushProviders = try config.pushProviders.providers(outbound: outboundGuard, clock: clock)
+        let pushDispatcher = PushDispatcher(
+            store: store, providers: pushProviders, settings: config.push, clock: clock, fileBaseURL: config.resolvedPublicURL,
+            fileKeys: fileAuthKeys, appID: config.appID, logger: logger)
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
             tasks: tasks)
@@ -147,6 +153,7 @@ public struct Container: Sendable {
             pushTokens: PushTokenService(store: store, clock: clock, pageTokens: pageTokens),
             pushPreferences: PushPreferenceService(store: store),
             pushTemplates: PushTemplateService(store: store),
+            pushProviders: pushProviders,
             reports: ReportService(
                 store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels,
                 reportsPerHour: config.limits.reportsPerHour),
@@ -159,7 +166,7 @@ public struct Container: Sendable {
             metricsRegistry: metricsRegistry,
             services: [
                 pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher, previews,
-                OutboundHTTP(client: outbound), PushDispatcher(store: store, settings: config.push, logger: logger), tasks
+                OutboundHTTP(client: outbound), pushDispatcher, tasks
             ],
             shutdown: {
                 await tasks.drain(within: tasks.shutdownGrace)

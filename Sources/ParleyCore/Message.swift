@@ -77,6 +77,11 @@ public struct Message: Sendable, Equatable, Codable {
         case sortedMetaarray, reactions, isOpMsg, silent, createdAt, updatedAt, isRemoved, dedupID, file, hiddenFrom, translations, ogTag
     }
 
+    /// Whether the message mentions this user (by name, or everyone with a channel mention).
+    public func mentions(_ userID: String) -> Bool {
+        mentionType == .channel || mentionedUserIDs.contains(userID)
+    }
+
     public init(
         messageID: Int64, type: MessageType, channelURL: String, sender: BasicUser?, message: String, customType: String,
         data: String, mentionType: MentionType, mentionedUserIDs: [String], sortedMetaarray: [MetaArray], isOpMsg: Bool,

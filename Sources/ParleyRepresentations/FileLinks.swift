@@ -26,9 +26,9 @@ public final class FileLinks: Sendable {
 
     /// `url` and `plain_url` of the stored file (thumbnail nil) or of a thumbnail.
     public func urls(fileID: String, thumbnail: Int? = nil, requireAuth: Bool) -> (url: String, plain: String) {
-        let plain = baseURL + "/v3/files/" + fileID + (thumbnail.map { "/thumbnails/\($0)" } ?? "")
+        let plain = FileURLs.plain(baseURL: baseURL, fileID: fileID, thumbnail: thumbnail)
         guard requireAuth, let key = authKey() else { return (plain, plain) }
-        return (plain + "?auth=" + key, plain)
+        return (FileURLs.authorized(plain, auth: key), plain)
     }
 
     private func authKey() -> String? {

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 import Postgres
 
@@ -9,6 +10,11 @@ public struct PushPreferenceRepository {
         push_trigger_option, do_not_disturb, start_hour, start_min, end_hour, end_min, timezone, snooze_enabled,
         snooze_start_ts, snooze_end_ts, push_sound, alternative_push_sound, enable_push_for_replies, template
         """
+
+    /// The columns of `columns`, qualified by a table alias.
+    static func columns(of alias: String) -> String {
+        columns.split(separator: ",").map { alias + "." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+    }
 
     /// The user's preferences; the defaults when they never set any.
     public func preference(of userID: String) throws -> PushPreference {

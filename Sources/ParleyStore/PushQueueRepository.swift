@@ -1,17 +1,294 @@
 import ParleyCore
 import Postgres
 
-/// The push queue (`push_queue`, migration 0024). Rows are written by the send's statement
-/// (`MessageRepository.insert`); this is what the dispatcher does with them.
+/// The push queue (`push_queue`, migration 0024, and `push_retries`, 0026). Rows are written by
+/// the send's statement (`MessageRepository.insert`); this is what the dispatcher does with them:
+/// claims with a lease, the reads that decide and write the pushes, and the outcomes.
 public struct PushQueueRepository {
     let connection: PostgresConnection
 
-    /// Drops the pushes of messages sent more than `limit` ms ago by the database's clock (one
-    /// clock for every instance): a chat push that could not go out within its limit is worse
-    /// than none (API.md §12.6). Returns how many went.
+    /// Drops the pushes (and retries) of messages sent more than `limit` ms ago by the
+    /// database's clock (one clock for every instance): a chat push that could not go out within
+    /// its limit is worse than none (API.md §12.6). Returns how many went.
     public func dropExpired(olderThanMillis limit: Int64) throws -> Int {
-        try connection.query(
-            "DELETE FROM push_queue WHERE created_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1", [limit]
-        ).affectedRows
+        let cutoff = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1"
+        let retries = try connection.query("DELETE FROM push_retries WHERE created_at < \(cutoff)", [limit]).affectedRows
+        return try connection.query("DELETE FROM push_queue WHERE created_at < \(cutoff)", [limit]).affectedRows + retries
     }
+
+    /// Claims up to `limit` due messages for this instance until `leaseUntil`; rows another
+    /// instance holds are skipped, not waited for.
+    public func claim(now: Int64, leaseUntil: Int64, limit: Int) throws -> [ClaimedPush] {
+        try connection.query(
+            """
+            UPDATE push_queue q SET claimed_until = $2, attempts = q.attempts + 1
+            WHERE q.message_id IN (
+                SELECT message_id FROM push_queue WHERE next_attempt_at <= $1 AND claimed_until <= $1
+                ORDER BY next_attempt_at, message_id LIMIT $3 FOR UPDATE SKIP LOCKED)
+            RETURNING q.message_id, q.created_at
+            """,
+            [now, leaseUntil, Int64(limit)]
+        ).map { row in ClaimedPush(messageID: try row.decode("message_id"), createdAt: try row.decode("created_at"), devices: nil) }
+    }
+
+    /// Claims due retries, grouped by message: each claimed push names its devices.
+    public func claimRetries(now: Int64, leaseUntil: Int64, limit: Int) throws -> [ClaimedPush] {
+        let rows = try connection.query(
+            """
+            UPDATE push_retries r SET claimed_until = $2
+            WHERE (r.message_id, r.token_type, r.token) IN (
+                SELECT message_id, token_type, token FROM push_retries WHERE next_attempt_at <= $1 AND claimed_until <= $1
+                ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+            RETURNING r.message_id, r.created_at, r.token_type, r.token, r.attempts
+            """,
+            [now, leaseUntil, Int64(limit)]
+        )
+        var byMessage: [Int64: ClaimedPush] = [:]
+        for row in rows {
+            let messageID: Int64 = try row.decode("message_id")
+            let device = RetriedDevice(
+                type: try row.decode("token_type"), token: try row.decode("token"), attempts: Int(try row.decode("attempts") as Int64))
+            let createdAt: Int64 = try row.decode("created_at")
+            byMessage[messageID, default: ClaimedPush(messageID: messageID, createdAt: createdAt, devices: [])].devices?.append(device)
+        }
+        return byMessage.values.sorted { $0.messageID < $1.messageID }
+    }
+
+    /// The messages (as stored, not removed or not) and their channels, for the claimed pushes.
+    public func messages(_ ids: [Int64]) throws -> [Int64: PushMessage] {
+        let rows = try connection.query(
+            """
+            SELECT \(MessageRows.columns), c.name AS channel_name, c.custom_type AS channel_custom_type, c.is_super,
+                c.joined_member_count
+            FROM \(MessageRows.from(viewer: "NULL")) JOIN group_channels c ON c.channel_url = m.channel_url
+            WHERE m.message_id = ANY($1::bigint[])
+            """,
+            [ids.map(String.init)]
+        )
+        let messages = try MessageRows.decode(rows)
+        var result: [Int64: PushMessage] = [:]
+        for (message, row) in zip(messages, rows) {
+            result[message.messageID] = PushMessage(
+                message: message, channelName: try row.decode("channel_name"), channelCustomType: try row.decode("channel_custom_type"),
+                isSuper: try row.decode("is_super"), joinedMemberCount: Int(try row.decode("joined_member_count") as Int64))
+        }
+        return result
+    }
+
+    /// A page of the members who may receive these messages' pushes: joined, not the sender,
+    /// with a device token (the cheap rules, kept in SQL so a 20,000-member channel's silent
+    /// majority is never read), in (message, user) order after `after`. The other rules are
+    /// decided on what each row says (`PushAudience`). `onlyDevices` limits a message's members
+    /// to the owners of those devices (a retry).
+    public func candidates(
+        _ messages: [(id: Int64, channelURL: String, senderID: String?, onlyDevices: [RetriedDevice]?)],
+        after: (messageID: Int64, userID: String),
+        limit: Int
+    ) throws -> [PushCandidate] {
+        let rows = try connection.query(
+            """
+            WITH x AS (
+                SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS x(message_id, channel_url, sender_id, only_devices)
+            )
+            SELECT x.message_id, m.user_id, u.nickname, u.file_key_generation, m.read_ts,
+                m.push_trigger_option AS channel_push_trigger_option, m.push_sound AS channel_push_sound,
+                b.blocker_id IS NOT NULL AS blocks_sender,
+                EXISTS (SELECT 1 FROM event_sockets s WHERE s.user_id = m.user_id) AS online,
+                p.user_id IS NOT NULL AS has_preference, \(PushPreferenceRepository.columns(of: "p"))
+            FROM x JOIN group_channel_members m ON m.channel_url = x.channel_url AND m.state = 'joined'
+                JOIN users u ON u.user_id = m.user_id
+                LEFT JOIN user_blocks b ON b.blocker_id = m.user_id AND b.blocked_id = x.sender_id
+                LEFT JOIN push_preferences p ON p.user_id = m.user_id
+            WHERE m.user_id IS DISTINCT FROM x.sender_id
+                AND EXISTS (
+                    SELECT 1 FROM push_tokens t WHERE t.user_id = m.user_id
+                        AND (x.only_devices IS NULL OR t.token_type || ':' || t.token = ANY(string_to_array(x.only_devices, chr(31)))))
+                AND (x.message_id, m.user_id) > ($5::bigint, $6::text)
+            ORDER BY x.message_id, m.user_id
+            LIMIT $7
+            """,
+            [
+                messages.map(\.id), messages.map(\.channelURL), messages.map(\.senderID),
+                messages.map { $0.onlyDevices?.map(\.key).joined(separator: "\u{1F}") }, after.messageID, after.userID, Int64(limit),
+            ]
+        )
+        return try rows.map { row in
+            let preference = try row.decode("has_preference") ? try PushPreferenceRepository.decode(row) : PushPreference()
+            let userID: String = try row.decode("user_id")
+            return PushCandidate(
+                messageID: try row.decode("message_id"),
+                audience: PushAudience.Candidate(
+                    userID: userID, isOnline: try row.decode("online"), blocksSender: try row.decode("blocks_sender"),
+                    preference: preference,
+                    channelOption: ChannelPushTriggerOption(rawValue: try row.decode("channel_push_trigger_option")) ?? .default,
+                    readAt: try row.decode("read_ts")),
+                nickname: try row.decode("nickname"), fileKeyGeneration: try row.decode("file_key_generation"),
+                channelSound: try row.decode("channel_push_sound"))
+        }
+    }
+
+    /// The device tokens of these users.
+    public func tokens(of userIDs: [String]) throws -> [String: [PushToken]] {
+        guard !userIDs.isEmpty else { return [:] }
+        var tokens: [String: [PushToken]] = [:]
+        for row in try connection.query(
+            "SELECT user_id, token_type, token, web_p256dh, web_auth FROM push_tokens WHERE user_id = ANY($1::text[])", [userIDs])
+        {
+            guard let type = PushTokenType(rawValue: try row.decode("token_type")) else { continue }
+            let keys = try row.decodeIfPresent("web_p256dh", as: String.self).map { p256dh in
+                WebPushKeys(p256dh: p256dh, auth: try row.decode("web_auth"))
+            }
+            tokens[try row.decode("user_id"), default: []].append(PushToken(type: type, token: try row.decode("token"), webKeys: keys))
+        }
+        return tokens
+    }
+
+    /// Each user's total unread message count over their joined channels (the badge).
+    public func unreadTotals(of userIDs: [String]) throws -> [String: Int] {
+        guard !userIDs.isEmpty else { return [:] }
+        var totals: [String: Int] = [:]
+        for row in try connection.query(
+            """
+            SELECT m.user_id, COALESCE(sum(\(ReceiptRepository.unreadExpression)), 0) AS total
+            FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
+            WHERE m.user_id = ANY($1::text[]) AND m.state = 'joined'
+            GROUP BY m.user_id
+            """, [userIDs])
+        {
+            totals[try row.decode("user_id")] = Int(try row.decode("total") as Int64)
+        }
+        return totals
+    }
+
+    /// Opens a windowed channel's push window at `now` unless a push went out less than
+    /// `window` ms ago: true when this push opened it. Atomic, so two instances dispatching two
+    /// messages of one channel cannot both open it.
+    public func openWindow(_ channelURL: String, now: Int64, window: Int64) throws -> Bool {
+        try connection.query(
+            """
+            INSERT INTO push_windows (channel_url, last_push_at) VALUES ($1, $2)
+            ON CONFLICT (channel_url) DO UPDATE SET last_push_at = EXCLUDED.last_push_at
+                WHERE push_windows.last_push_at <= EXCLUDED.last_push_at - $3
+            """,
+            [channelURL, now, window]
+        ).affectedRows == 1
+    }
+
+    /// Records a round: the claimed pushes done (their queue rows and retried devices go), the
+    /// devices to retry, and the tokens their providers declared dead.
+    public func finish(_ outcome: PushRoundOutcome) throws {
+        if !outcome.doneMessages.isEmpty {
+            try connection.query("DELETE FROM push_queue WHERE message_id = ANY($1::bigint[])", [outcome.doneMessages.map(String.init)])
+        }
+        if !outcome.doneRetries.isEmpty {
+            try connection.query(
+                """
+                DELETE FROM push_retries WHERE (message_id, token_type, token) IN (
+                    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]))
+                """,
+                [outcome.doneRetries.map { String($0.messageID) }, outcome.doneRetries.map(\.type), outcome.doneRetries.map(\.token)])
+        }
+        if !outcome.retries.isEmpty {
+            let retries = outcome.retries
+            try connection.query(
+                """
+                INSERT INTO push_retries (message_id, token_type, token, created_at, attempts, next_attempt_at)
+                SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::bigint[])
+                ON CONFLICT (message_id, token_type, token) DO UPDATE SET attempts = EXCLUDED.attempts,
+                    next_attempt_at = EXCLUDED.next_attempt_at, claimed_until = 0
+                """,
+                [
+                    retries.map { String($0.messageID) }, retries.map(\.type), retries.map(\.token), retries.map { String($0.createdAt) },
+                    retries.map { String($0.attempts) }, retries.map { String($0.nextAttemptAt) },
+                ])
+        }
+        if !outcome.deadTokens.isEmpty {
+            try connection.query(
+                "DELETE FROM push_tokens WHERE (token_type, token) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
+                [outcome.deadTokens.map(\.type.rawValue), outcome.deadTokens.map(\.token)])
+        }
+    }
+
+    /// Pushes waiting: queued messages and devices to retry (the queue-depth gauge).
+    public func pendingCount() throws -> Int {
+        Int(try connection.query("SELECT (SELECT count(*) FROM push_queue) + (SELECT count(*) FROM push_retries) AS n")[0].decode("n") as Int64)
+    }
+}
+
+/// A claimed push: a queued message (`devices` nil: every recipient), or the devices of one
+/// message to retry.
+public struct ClaimedPush: Sendable {
+    public let messageID: Int64
+    /// When the message was sent (ms): the 10-minute limit counts from it.
+    public let createdAt: Int64
+    public var devices: [RetriedDevice]?
+}
+
+public struct RetriedDevice: Sendable, Hashable {
+    public let type: String
+    public let token: String
+    /// Attempts so far.
+    public let attempts: Int
+
+    /// `type:token`, as the candidates' read matches devices (a token has no control characters).
+    public var key: String { type + ":" + token }
+}
+
+/// A claimed push's message and what the content needs of its channel.
+public struct PushMessage: Sendable {
+    public let message: Message
+    public let channelName: String
+    public let channelCustomType: String
+    public let isSuper: Bool
+    public let joinedMemberCount: Int
+}
+
+/// A member the push rules are decided for, with what their push needs.
+public struct PushCandidate: Sendable {
+    public let messageID: Int64
+    public let audience: PushAudience.Candidate
+    public let nickname: String
+    public let fileKeyGeneration: Int64
+    /// The member's sound for this channel ("" for their own).
+    public let channelSound: String
+}
+
+/// What a dispatcher round writes back.
+public struct PushRoundOutcome: Sendable {
+    public struct Device: Sendable {
+        public let messageID: Int64
+        public let type: String
+        public let token: String
+
+        public init(messageID: Int64, type: String, token: String) {
+            self.messageID = messageID
+            self.type = type
+            self.token = token
+        }
+    }
+
+    public struct Retry: Sendable {
+        public let messageID: Int64
+        public let type: String
+        public let token: String
+        public let createdAt: Int64
+        public let attempts: Int
+        public let nextAttemptAt: Int64
+
+        public init(messageID: Int64, type: String, token: String, createdAt: Int64, attempts: Int, nextAttemptAt: Int64) {
+            self.messageID = messageID
+            self.type = type
+            self.token = token
+            self.createdAt = createdAt
+            self.attempts = attempts
+            self.nextAttemptAt = nextAttemptAt
+        }
+    }
+
+    public var doneMessages: [Int64] = []
+    public var doneRetries: [Device] = []
+    public var retries: [Retry] = []
+    public var deadTokens: [PushToken] = []
+
+    public init() {}
 }

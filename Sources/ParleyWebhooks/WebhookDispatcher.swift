@@ -25,7 +25,7 @@ public struct WebhookDeliverySettings: Sendable {
     /// `PARLEY_WEBHOOK_MAX_RETRY_AFTER_SECONDS`: a receiver's `Retry-After` counts for at most this.
     public var maxRetryAfter: Duration = .seconds(3600)
 
-    var backoff: WebhookBackoff { WebhookBackoff(first: firstBackoff, max: maxBackoff, maxRetryAfter: maxRetryAfter) }
+    var backoff: RetryBackoff { RetryBackoff(first: firstBackoff, max: maxBackoff, maxRetryAfter: maxRetryAfter) }
 
     public init() {}
 }

@@ -1,9 +1,9 @@
-/// When a failed delivery is tried again (API.md §10.2): a doubling backoff with jitter, which a
-/// receiver's `Retry-After` may lengthen but never shorten. Taken as given, `Retry-After: 0`, a
+/// When a failed delivery (a webhook, API.md §10.2; a push, §12.6) is tried again: a doubling
+/// backoff with jitter, which a receiver's `Retry-After` may lengthen but never shorten. Taken as given, `Retry-After: 0`, a
 /// negative number or a date in the past made every delivery due again at the next poll (200
 /// deliveries: 1,344 POST/s for up to a day, issue 29). A `Retry-After` beyond `maxRetryAfter`
 /// counts as that much, so one answer cannot park a delivery until it expires.
-public struct WebhookBackoff: Sendable, Equatable {
+public struct RetryBackoff: Sendable, Equatable {
     public var first: Duration
     /// The longest wait of the schedule.
     public var max: Duration

@@ -1,10 +1,10 @@
-import ParleyWebhooks
+import ParleyCore
 import Testing
 
 /// The retry rule alone (issue 29): `Retry-After` may lengthen the schedule, never shorten it,
 /// and counts for at most `maxRetryAfter`.
-@Suite struct WebhookBackoffTests {
-    let rule = WebhookBackoff(first: .seconds(1), max: .seconds(3600), maxRetryAfter: .seconds(600))
+@Suite struct RetryBackoffTests {
+    let rule = RetryBackoff(first: .seconds(1), max: .seconds(3600), maxRetryAfter: .seconds(600))
 
     @Test func theScheduleDoublesUpToItsMaximum() {
         #expect(rule.step(0) == .seconds(1))

@@ -1,0 +1,190 @@
+import ByteCoding
+
+/// What one recipient's push says (API.md §12.4), in Sendbird's shape so that apps' existing push
+/// handlers work: the alert text from the recipient's template, the badge (their exact total
+/// unread count), and the `sendbird` dictionary. Payloads are kept within a provider's limit by
+/// shortening the message text, never by dropping fields.
+public struct PushNotice: Sendable {
+    public struct Channel: Sendable {
+        public var url: String
+        public var name: String
+        public var customType: String
+        /// Joined members: a channel of more than two shows its name as the alert's title.
+        public var memberCount: Int
+
+        public init(url: String, name: String, customType: String, memberCount: Int) {
+            self.url = url
+            self.name = name
+            self.customType = customType
+            self.memberCount = memberCount
+        }
+    }
+
+    public struct Recipient: Sendable {
+        public var userID: String
+        public var nickname: String
+        public var unreadMessageCount: Int
+        public var template: PushTemplate
+        public var sound: String
+        /// The message's file as the recipient downloads it (with their own auth key).
+        public var fileURL: String?
+
+        public init(userID: String, nickname: String, unreadMessageCount: Int, template: PushTemplate, sound: String, fileURL: String?) {
+            self.userID = userID
+            self.nickname = nickname
+            self.unreadMessageCount = unreadMessageCount
+            self.template = template
+            self.sound = sound
+            self.fileURL = fileURL
+        }
+    }
+
+    /// Apple's and Google's payload limit; Web Push gets what is left after encryption's overhead.
+    public static let providerLimit = 4096
+    /// RFC 8291's record overhead: the header (86 bytes with a 65-byte key), the tag and the delimiter.
+    public static let webPushLimit = 4096 - 86 - 16 - 1
+
+    public let message: Message
+    public let channel: Channel
+    public let recipient: Recipient
+    public let appID: String
+
+    public init(message: Message, channel: Channel, recipient: Recipient, appID: String) {
+        self.message = message
+        self.channel = channel
+        self.recipient = recipient
+        self.appID = appID
+    }
+
+    /// The alert's title: the channel's name in a group of more than two, else none.
+    public var title: String? {
+        channel.memberCount > 2 && !channel.name.isEmpty ? channel.name : nil
+    }
+
+    /// The alert's text, from the recipient's template.
+    public func alert(messageText: String) -> String {
+        recipient.template.render(
+            message.type,
+            PushTemplate.Values(
+                senderName: message.sender?.nickname ?? "", message: messageText, fileName: message.file?.name ?? "",
+                channelName: channel.name))
+    }
+
+    /// APNs: `aps` and the `sendbird` dictionary.
+    public func apnsPayload(limit: Int = providerLimit) -> [UInt8] {
+        fitted(limit) { text in
+            var json = JSONWriter()
+            json.object { json in
+                json.key("aps")
+                json.object { aps in
+                    aps.key("alert")
+                    aps.object { alert in
+                        if let title { alert.field("title", title) }
+                        alert.field("body", self.alert(messageText: text))
+                    }
+                    aps.field("badge", recipient.unreadMessageCount)
+                    if !recipient.sound.isEmpty { aps.field("sound", recipient.sound) }
+                    if message.file?.thumbnails.isEmpty == false { aps.field("mutable-content", 1) }
+                    aps.field("thread-id", channel.url)
+                }
+                json.key("sendbird")
+                writeDictionary(&json, text: text)
+            }
+            return json.bytes
+        }
+    }
+
+    /// FCM and HMS: a data message's two fields, the alert text and the dictionary as a JSON
+    /// string; `limit` is for the two together.
+    public func dataMessage(limit: Int = providerLimit) -> (message: String, sendbird: String) {
+        var alertText = ""
+        let dictionary = fitted(limit) { text in
+            alertText = alert(messageText: text)
+            var json = JSONWriter()
+            writeDictionary(&json, text: text)
+            // The alert counts too, as it travels beside the dictionary.
+            return json.bytes + Array(alertText.utf8)
+        }
+        let sendbird = dictionary.dropLast(alertText.utf8.count)
+        return (alertText, String(decoding: sendbird, as: UTF8.self))
+    }
+
+    /// Web Push: the plaintext a browser's service worker receives (`message`, `title` and the
+    /// `sendbird` dictionary as an object).
+    public func webPayload(limit: Int = webPushLimit) -> [UInt8] {
+        fitted(limit) { text in
+            var json = JSONWriter()
+            json.object { json in
+                json.field("message", alert(messageText: text))
+                if let title { json.field("title", title) }
+                json.key("sendbird")
+                writeDictionary(&json, text: text)
+            }
+            return json.bytes
+        }
+    }
+
+    /// The payload built by `build` with the message text as long as fits in `limit`: cut by the
+    /// excess (then a little more each round), at a character boundary, with an ellipsis.
+    private func fitted(_ limit: Int, _ build: (String) -> [UInt8]) -> [UInt8] {
+        var text = message.type == .file ? (message.file?.name ?? "") : message.message
+        var payload = build(text)
+        var characters = text.count
+        while payload.count > limit, characters > 0 {
+            // Escaping can make a character cost up to six bytes in JSON; the text appears twice
+            // (the alert and the dictionary).
+            let excess = payload.count - limit
+            characters = max(0, min(characters - 1, characters - excess / 2 - 8))
+            text = String(text.prefix(characters)) + "…"
+            payload = build(text)
+        }
+        return payload
+    }
+
+    private func writeDictionary(_ json: inout JSONWriter, text: String) {
+        json.object { sb in
+            sb.field("category", "messaging:offline_notification")
+            sb.field("type", message.type.rawValue)
+            sb.field("message_id", message.messageID)
+            sb.field("message", text)
+            sb.field("custom_type", message.customType)
+            sb.field("created_at", message.createdAt)
+            sb.key("channel")
+            sb.object { channelJSON in
+                channelJSON.field("channel_url", channel.url)
+                channelJSON.field("name", channel.name)
+                channelJSON.field("custom_type", channel.customType)
+            }
+            sb.field("channel_type", channel.memberCount > 2 ? "group_messaging" : "messaging")
+            if let sender = message.sender {
+                sb.key("sender")
+                sb.object { senderJSON in
+                    senderJSON.field("id", sender.userID)
+                    senderJSON.field("name", sender.nickname)
+                    senderJSON.field("profile_url", sender.profileURL)
+                }
+            }
+            sb.key("recipient")
+            sb.object { recipientJSON in
+                recipientJSON.field("id", recipient.userID)
+                recipientJSON.field("name", recipient.nickname)
+            }
+            sb.field("unread_message_count", recipient.unreadMessageCount)
+            if let file = message.file {
+                sb.key("files")
+                sb.array { files in
+                    files.object { fileJSON in
+                        fileJSON.field("url", recipient.fileURL ?? file.url ?? "")
+                        fileJSON.field("name", file.name)
+                        fileJSON.field("type", file.type)
+                        fileJSON.field("size", file.size)
+                        fileJSON.field("require_auth", file.requireAuth)
+                    }
+                }
+            }
+            sb.field("push_title", title ?? "")
+            sb.field("push_sound", recipient.sound)
+            sb.field("app_id", appID)
+        }
+    }
+}
