@@ -233,9 +233,9 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "ByteCoding", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents",
-                "ParleyHTTPConventions", "ParleyStore", "ParleyTranslation", "ParleyWebhooks", "Postgres", crypto,
-                logging, httpTypes, nioCore,
+                "ByteCoding", "CurlHTTP", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents",
+                "ParleyHTTPConventions", "ParleyPush", "ParleyStore", "ParleyTranslation", "ParleyWebhooks", "Postgres",
+                crypto, logging, httpTypes, nioCore,
             ]
         ),
         .testTarget(

@@ -124,21 +124,27 @@ public struct PushNotice: Sendable {
         }
     }
 
-    /// The payload built by `build` with the message text as long as fits in `limit`: cut by the
-    /// excess (then a little more each round), at a character boundary, with an ellipsis.
+    /// The payload built by `build` with the message text as long as fits in `limit`: the
+    /// longest prefix (in characters, so never a broken one) that fits, with an ellipsis, found
+    /// by bisection (escaping makes a character cost one to twelve bytes, twice over).
     private func fitted(_ limit: Int, _ build: (String) -> [UInt8]) -> [UInt8] {
-        var text = message.type == .file ? (message.file?.name ?? "") : message.message
-        var payload = build(text)
-        var characters = text.count
-        while payload.count > limit, characters > 0 {
-            // Escaping can make a character cost up to six bytes in JSON; the text appears twice
-            // (the alert and the dictionary).
-            let excess = payload.count - limit
-            characters = max(0, min(characters - 1, characters - excess / 2 - 8))
-            text = String(text.prefix(characters)) + "…"
-            payload = build(text)
+        let text = message.type == .file ? (message.file?.name ?? "") : message.message
+        let whole = build(text)
+        guard whole.count > limit else { return whole }
+        let characters = Array(text)
+        // Every character costs at least a byte, so no longer prefix than `limit` can fit.
+        var (fits, tooLong) = (0, min(characters.count, limit))
+        var best = build("…")
+        while tooLong - fits > 1 {
+            let middle = (fits + tooLong) / 2
+            let payload = build(String(characters[..<middle]) + "…")
+            if payload.count <= limit {
+                (fits, best) = (middle, payload)
+            } else {
+                tooLong = middle
+            }
         }
-        return payload
+        return best
     }
 
     private func writeDictionary(_ json: inout JSONWriter, text: String) {

@@ -74,7 +74,8 @@ final class WebPushProvider: PushProvider {
     /// `scheme://host[:port]` of the endpoint: the VAPID token's audience.
     static func origin(of url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else { return nil }
-        let bracketed = host.contains(":") ? "[\(host)]" : host
+        // Foundation gives an IPv6 host with its brackets on some platforms, without on others.
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return "\(scheme)://\(bracketed)" + (components.port.map { ":\($0)" } ?? "")
     }
 
