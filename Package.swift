@@ -241,10 +241,12 @@ let package = Package(
         .testTarget(
             name: "SystemTests",
             dependencies: [
-                "OwnedTasks", logging, "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents", "ParleyCore",
-                "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP", "Postgres",
-                httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto,
-            ]
+                "ByteCoding", "OwnedTasks", logging, "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents",
+                "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
+                "Postgres", httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto,
+            ],
+            // The push providers' stand-in, a Python program the tests start.
+            exclude: ["Push/StandIn"]
         ),
     ],
     swiftLanguageModes: [.v6]

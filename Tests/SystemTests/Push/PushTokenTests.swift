@@ -1,3 +1,4 @@
+import ByteCoding
 import Crypto
 import Foundation
 import Testing
@@ -9,17 +10,12 @@ import Testing
         String(repeating: "ab", count: 28) + String(format: "%08x", index)
     }
 
-    static func base64URL(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
     /// The JSON of a browser's `PushSubscription`, with a real P-256 key.
     static func subscription(_ endpoint: String) -> [String: Any] {
         let key = P256.KeyAgreement.PrivateKey().publicKey.x963Representation
         return [
             "endpoint": endpoint, "expirationTime": NSNull(),
-            "keys": ["p256dh": base64URL(key), "auth": base64URL((0..<16).map { UInt8($0) })]
+            "keys": ["p256dh": Base64URL.encode(Array(key)), "auth": Base64URL.encode((0..<16).map { UInt8($0) })]
         ]
     }
 
