@@ -15,6 +15,11 @@ func bootstrapMetrics() -> PrometheusCollectorRegistry {
         .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
         .seconds(2), .seconds(5), .seconds(10), .seconds(30)
     ]
+    // From a message's commit to its push's answer: seconds normally, up to the 10-minute limit.
+    factory.durationHistogramBuckets["parley_push_latency_seconds"] = [
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .milliseconds(750),
+        .seconds(1), .seconds(2), .seconds(5), .seconds(30), .seconds(120), .seconds(600)
+    ]
     factory.valueHistogramBuckets["parley_db_pipeline_batch_size"] = [1, 2, 4, 8, 16, 32]
     MetricsSystem.bootstrap(factory)
     return registry
