@@ -242,7 +242,7 @@ let package = Package(
             name: "SystemTests",
             dependencies: [
                 "ByteCoding", "OwnedTasks", logging, "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents",
-                "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyWebhooks", "CurlHTTP",
+                "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyPush", "CurlHTTP",
                 "Postgres", httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto,
             ],
             // The push providers' stand-in, a Python program the tests start.

@@ -81,7 +81,9 @@ public final class PushDispatcher: Service, Sendable {
     /// One pass: the expired pushes go.
     func dropExpired() async {
         do {
-            let dropped = try await store.transaction { try $0.pushQueue.dropExpired(olderThanMillis: self.settings.deliveryLimit.milliseconds) }
+            let dropped = try await store.transaction {
+                try $0.pushQueue.dropExpired(olderThanMillis: self.settings.deliveryLimit.milliseconds)
+            }
             if dropped > 0 {
                 PushMetrics.expired.increment(by: dropped)
                 logger.debug("expired pushes dropped", metadata: ["pushes": "\(dropped)"])
@@ -127,32 +129,42 @@ public final class PushDispatcher: Service, Sendable {
             if live[claim.messageID]?.devices == nil, live[claim.messageID] != nil { continue }
             live[claim.messageID] = claim
         }
-        var windows = WindowDecisions()
-        let pushed = live.values.map { claim in
-            let message = messages[claim.messageID]!.message
-            return (id: claim.messageID, channelURL: message.channelURL, senderID: message.sender?.userID, onlyDevices: claim.devices)
+        // One task group for the round: the next page is read and decided while the pushes of
+        // the last are still in flight, `concurrency` at most.
+        let sent = try await withThrowingTaskGroup(of: Sent.self) { sending in
+            var results: [Sent] = []
+            var inFlight = 0
+            var windows = WindowDecisions()
+            for group in Self.groups(live.values.sorted { $0.messageID < $1.messageID }, messages, page: settings.candidatePage) {
+                // A group of several messages is read whole; one message of more members, a page at a time.
+                var after = ""
+                while true {
+                    let (from, limit) = (after, group.count == 1 ? settings.candidatePage : nil)
+                    let page = try await store.read { repositories in
+                        try repositories.pushQueue.candidates(group, after: from, limit: limit)
+                    }
+                    for candidate in try await decide(page, messages, &windows, now: clock.nowMillis) {
+                        let stored = messages[candidate.messageID]!
+                        for (push, provider) in devicePushes(candidate, stored, claim: live[candidate.messageID]!, templates: templates) {
+                            if inFlight >= settings.concurrency, let done = try await sending.next() {
+                                results.append(done)
+                                inFlight -= 1
+                            }
+                            let claim = live[candidate.messageID]!
+                            sending.addTask {
+                                Sent(push: push, claim: claim, outcome: await provider.send(push), answeredAt: self.clock.nowMillis)
+                            }
+                            inFlight += 1
+                        }
+                    }
+                    guard let last = page.last, let limit, page.count == limit else { break }
+                    after = last.audience.userID
+                }
+            }
+            for try await done in sending { results.append(done) }
+            return results
         }
-        var after: (messageID: Int64, userID: String) = (0, "")
-        while true {
-            let now = clock.nowMillis
-            let from = after
-            let page = try await store.read { repositories in
-                try repositories.pushQueue.candidates(pushed, after: from, limit: self.settings.candidatePage)
-            }
-            guard let last = page.last else { break }
-            after = (last.messageID, last.audience.userID)
-            let recipients = try await decide(page, messages, &windows, now: now)
-            let (tokens, unread) = try await store.read { repositories in
-                let users = Array(Set(recipients.map(\.audience.userID)))
-                return (try repositories.pushQueue.tokens(of: users), try repositories.pushQueue.unreadTotals(of: users))
-            }
-            let pushes = recipients.flatMap { candidate in
-                devicePushes(candidate, messages[candidate.messageID]!, claim: live[candidate.messageID]!,
-                    tokens: tokens[candidate.audience.userID] ?? [], unread: unread[candidate.audience.userID] ?? 0, templates: templates)
-            }
-            record(await send(pushes), into: &outcome, now: now)
-            if page.count < settings.candidatePage { break }
-        }
+        record(sent, into: &outcome, now: clock.nowMillis)
         for claim in claimed {
             if let devices = claim.devices {
                 // Retried devices not pushed again are done (their owner came online, or is gone).
@@ -165,6 +177,33 @@ public final class PushDispatcher: Service, Sendable {
             }
         }
         return outcome
+    }
+
+    typealias CandidateRead = (id: Int64, channelURL: String, senderID: String?, onlyDevices: [RetriedDevice]?)
+
+    /// The claimed messages in groups read by one statement each: small channels together, up to
+    /// about a page of members, a channel of more than a page alone (read a page at a time).
+    static func groups(_ claims: [ClaimedPush], _ messages: [Int64: PushMessage], page: Int) -> [[CandidateRead]] {
+        var groups: [[CandidateRead]] = []
+        var current: [CandidateRead] = []
+        var members = 0
+        for claim in claims {
+            let stored = messages[claim.messageID]!
+            let read = (claim.messageID, stored.message.channelURL, stored.message.sender?.userID, claim.devices)
+            let size = claim.devices?.count ?? stored.joinedMemberCount
+            if size > page {
+                groups.append([read])
+                continue
+            }
+            if members + size > page, !current.isEmpty {
+                groups.append(current)
+                (current, members) = ([], 0)
+            }
+            current.append(read)
+            members += size
+        }
+        if !current.isEmpty { groups.append(current) }
+        return groups
     }
 
     /// Which candidates of a page receive their message's push. A windowed channel's window is
@@ -209,9 +248,9 @@ public final class PushDispatcher: Service, Sendable {
 
     /// The recipient's pushes, one per device of a configured provider (for a retry, only the
     /// retried devices).
-    private func devicePushes(
-        _ candidate: PushCandidate, _ stored: PushMessage, claim: ClaimedPush, tokens: [PushToken], unread: Int, templates: [PushTemplate]
-    ) -> [(DevicePush, ClaimedPush)] {
+    private func devicePushes(_ candidate: PushCandidate, _ stored: PushMessage, claim: ClaimedPush, templates: [PushTemplate])
+        -> [(DevicePush, any PushProvider)]
+    {
         let preference = candidate.audience.preference
         let template = templates.first { $0.name == preference.template } ?? templates.first ?? PushDispatcher.fallbackTemplate
         let ownSound = preference.template == .alternative ? preference.alternativeSound : preference.sound
@@ -227,14 +266,14 @@ public final class PushDispatcher: Service, Sendable {
                 url: stored.message.channelURL, name: stored.channelName, customType: stored.channelCustomType,
                 memberCount: stored.joinedMemberCount),
             recipient: PushNotice.Recipient(
-                userID: candidate.audience.userID, nickname: candidate.nickname, unreadMessageCount: unread, template: template,
+                userID: candidate.audience.userID, nickname: candidate.nickname, unreadMessageCount: candidate.unreadMessageCount, template: template,
                 sound: candidate.channelSound.isEmpty ? ownSound : candidate.channelSound, fileURL: fileURL),
             appID: appID)
         let expiresAt = (claim.createdAt + settings.deliveryLimit.milliseconds) / 1000
-        let retried = claim.devices.map { Set($0.map(\.key)) }
-        return tokens.filter { token in
-            providers.byType[token.type] != nil && retried.map { $0.contains(token.type.rawValue + ":" + token.token) } ?? true
-        }.map { (DevicePush(token: $0, notice: notice, expiresAt: expiresAt), claim) }
+        // A retry's read returned only the retried devices.
+        return candidate.tokens.compactMap { token in
+            providers.byType[token.type].map { (DevicePush(token: token, notice: notice, expiresAt: expiresAt), $0) }
+        }
     }
 
     /// Used only if the templates' table were empty (the migration seeds it).
@@ -248,51 +287,30 @@ public final class PushDispatcher: Service, Sendable {
         let answeredAt: Int64
     }
 
-    /// Sends every push, at most `concurrency` at once.
-    private func send(_ pushes: [(DevicePush, ClaimedPush)]) async -> [Sent] {
-        await withTaskGroup(of: Sent.self) { group in
-            var results: [Sent] = []
-            results.reserveCapacity(pushes.count)
-            var next = pushes.makeIterator()
-            func start() -> Bool {
-                guard let (push, claim) = next.next(), let provider = providers.byType[push.token.type] else { return false }
-                group.addTask {
-                    let outcome = await provider.send(push)
-                    return Sent(push: push, claim: claim, outcome: outcome, answeredAt: self.clock.nowMillis)
-                }
-                return true
-            }
-            for _ in 0..<settings.concurrency where !start() { break }
-            while let sent = await group.next() {
-                results.append(sent)
-                _ = start()
-            }
-            return results
-        }
-    }
-
     /// Counts the outcomes and turns them into what the round writes back.
     private func record(_ sent: [Sent], into outcome: inout PushRoundOutcome, now: Int64) {
         for item in sent {
             let provider = item.push.token.type
             switch item.outcome {
             case .delivered:
-                PushMetrics.sent(provider).increment()
-                PushMetrics.latency(provider).recordMilliseconds(item.answeredAt - item.claim.createdAt)
+                PushMetrics.sent[provider]?.increment()
+                PushMetrics.latency[provider]?.recordMilliseconds(item.answeredAt - item.claim.createdAt)
             case .deadToken:
-                PushMetrics.tokensRemoved(provider).increment()
+                PushMetrics.tokensRemoved[provider]?.increment()
                 outcome.deadTokens.append(item.push.token)
             case .failed(let reason):
                 PushMetrics.failed(provider, reason).increment()
             case .retry(let after, let reason):
                 PushMetrics.failed(provider, reason).increment()
-                let attempts = 1 + (item.claim.devices?.first { $0.key == item.push.token.type.rawValue + ":" + item.push.token.token }?.attempts ?? 0)
+                let attempts =
+                    1 + (item.claim.devices?.first { $0.key == item.push.token.type.rawValue + ":" + item.push.token.token }?.attempts ?? 0)
                 let retryAt = now + settings.backoff.delay(afterAttempts: attempts, retryAfter: after).milliseconds
                 // Past the limit a retry would only be dropped: it is not written.
                 guard retryAt < item.claim.createdAt + settings.deliveryLimit.milliseconds else { continue }
                 outcome.retries.append(
                     PushRoundOutcome.Retry(
-                        messageID: item.claim.messageID, type: provider.rawValue, token: item.push.token.token, createdAt: item.claim.createdAt,
+                        messageID: item.claim.messageID, type: provider.rawValue, token: item.push.token.token,
+                        createdAt: item.claim.createdAt,
                         attempts: attempts, nextAttemptAt: retryAt))
             }
         }

@@ -10,7 +10,8 @@ import Testing
 
     func notice(_ text: String = "hello", type: MessageType = .user, members: Int = 2, file: FileAttachment? = nil) -> PushNotice {
         var message = Message(
-            messageID: 42, type: type, channelURL: "group_1", sender: BasicUser(userID: "ann", nickname: "Ann", profileURL: "https://p/a", isActive: true),
+            messageID: 42, type: type, channelURL: "group_1",
+            sender: BasicUser(userID: "ann", nickname: "Ann", profileURL: "https://p/a", isActive: true),
             message: text, customType: "note", data: "", mentionType: .users, mentionedUserIDs: [], sortedMetaarray: [], isOpMsg: false,
             silent: false, createdAt: 1_700_000_000_000, updatedAt: 0, isRemoved: false, dedupID: nil)
         message.file = file
@@ -73,8 +74,10 @@ import Testing
         #expect(dictionary["message_id"] as? Int == 42)
     }
 
-    @Test(arguments: [String(repeating: "a", count: 10_000), String(repeating: "é", count: 5_000), String(repeating: "\"", count: 6_000),
-        String(repeating: "👩‍👩‍👧", count: 2_000)])
+    @Test(arguments: [
+        String(repeating: "a", count: 10_000), String(repeating: "é", count: 5_000), String(repeating: "\"", count: 6_000),
+        String(repeating: "👩‍👩‍👧", count: 2_000)
+    ])
     func longMessagesAreShortenedToFit(_ text: String) throws {
         let apns = notice(text).apnsPayload()
         #expect(apns.count <= PushNotice.providerLimit)

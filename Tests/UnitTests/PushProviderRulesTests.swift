@@ -28,7 +28,8 @@ import Testing
 
     @Test func aBrokenSubscriberKeyIsRefused() {
         #expect(throws: WebPushEncryption.Failure.self) {
-            try WebPushEncryption.encrypt([1], subscriberKey: [4] + [UInt8](repeating: 7, count: 64), authSecret: [UInt8](repeating: 0, count: 16))
+            try WebPushEncryption.encrypt(
+                [1], subscriberKey: [4] + [UInt8](repeating: 7, count: 64), authSecret: [UInt8](repeating: 0, count: 16))
         }
     }
 

@@ -1,6 +1,6 @@
 import ByteCoding
-import CurlHTTP
 import Crypto
+import CurlHTTP
 import Foundation
 import ParleyCore
 import Synchronization
@@ -44,7 +44,7 @@ final class APNsProvider: PushProvider {
                 ("apns-push-type", "alert"),
                 ("apns-priority", "10"),
                 ("apns-expiration", String(push.expiresAt)),
-                ("content-type", "application/json"),
+                ("content-type", "application/json")
             ] + collapseID(push),
             body: push.notice.apnsPayload(), timeout: .seconds(10), maxResponseBytes: 16 * 1024)
         request.multiplexes = true

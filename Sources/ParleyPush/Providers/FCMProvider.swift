@@ -1,3 +1,4 @@
+import ByteCoding
 import CurlHTTP
 import Foundation
 import ParleyCore
@@ -61,16 +62,28 @@ final class FCMProvider: PushProvider {
         do { bearer = try await accessTokens.token() } catch { return Self.tokenFailure(error) }
         let (message, sendbird) = push.notice.dataMessage()
         let ttl = max(0, push.expiresAt - clock.nowMillis / 1000)
-        let body: [String: Any] = [
-            "message": [
-                "token": push.token.token, "data": ["message": message, "sendbird": sendbird],
-                "android": ["priority": "high", "ttl": "\(ttl)s"],
-            ]
-        ]
+        // Written directly: Foundation's serializer cost a tenth of a push.
+        var body = JSONWriter(capacity: 4096)
+        body.object { json in
+            json.key("message")
+            json.object { json in
+                json.field("token", push.token.token)
+                json.key("data")
+                json.object { data in
+                    data.field("message", message)
+                    data.field("sendbird", sendbird)
+                }
+                json.key("android")
+                json.object { android in
+                    android.field("priority", "high")
+                    android.field("ttl", "\(ttl)s")
+                }
+            }
+        }
         do {
             let request = ProviderRequests.json(
                 url + "/v1/projects/\(credentials.projectID)/messages:send", bearer: bearer,
-                body: Array(try JSONSerialization.data(withJSONObject: body)), authorities: authorities)
+                body: body.bytes, authorities: authorities)
             let response = try await client.send(request)
             if response.status == 401 {
                 await accessTokens.invalidate()

@@ -1,3 +1,4 @@
+import ByteCoding
 import CurlHTTP
 import Foundation
 import ParleyCore
@@ -41,14 +42,29 @@ final class HMSProvider: PushProvider {
         let (message, sendbird) = push.notice.dataMessage()
         let ttl = max(0, push.expiresAt - clock.nowMillis / 1000)
         do {
-            let data = String(decoding: try JSONSerialization.data(withJSONObject: ["message": message, "sendbird": sendbird]), as: UTF8.self)
-            let body: [String: Any] = [
-                "validate_only": false,
-                "message": ["data": data, "token": [push.token.token], "android": ["urgency": "HIGH", "ttl": "\(ttl)s"]],
-            ]
+            var data = JSONWriter()
+            data.object { data in
+                data.field("message", message)
+                data.field("sendbird", sendbird)
+            }
+            var body = JSONWriter(capacity: 4096)
+            body.object { json in
+                json.field("validate_only", false)
+                json.key("message")
+                json.object { json in
+                    json.field("data", String(decoding: data.bytes, as: UTF8.self))
+                    json.key("token")
+                    json.array { $0.string(push.token.token) }
+                    json.key("android")
+                    json.object { android in
+                        android.field("urgency", "HIGH")
+                        android.field("ttl", "\(ttl)s")
+                    }
+                }
+            }
             let request = ProviderRequests.json(
                 settings.url + "/v1/\(settings.appID)/messages:send", bearer: bearer,
-                body: Array(try JSONSerialization.data(withJSONObject: body)), authorities: authorities)
+                body: body.bytes, authorities: authorities)
             let response = try await client.send(request)
             let code = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["code"] as? String
             switch (response.status, code) {

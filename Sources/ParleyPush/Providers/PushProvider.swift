@@ -1,5 +1,5 @@
-import Foundation
 import CurlHTTP
+import Foundation
 import ParleyCore
 
 /// One push to one device, as the dispatcher hands it to the provider of its token's type.
@@ -46,7 +46,11 @@ enum PushOutcome: Sendable, Equatable {
         switch error {
         case is CancellationError: .retry(after: nil, reason: "interrupted")
         case OutboundError.timedOut: .retry(after: nil, reason: "timeout")
-        default: .retry(after: nil, reason: "unreachable")
+        case OutboundError.couldNotConnect: .retry(after: nil, reason: "unreachable")
+        // libcurl's code says which failure (a reset stream, a broken connection) without any
+        // of the request's data.
+        case OutboundError.failed(let code, _): .retry(after: nil, reason: "transfer_\(code)")
+        default: .retry(after: nil, reason: "transfer")
         }
     }
 }

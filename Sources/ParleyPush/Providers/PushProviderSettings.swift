@@ -1,5 +1,5 @@
-import CurlHTTP
 import Crypto
+import CurlHTTP
 import Foundation
 import OutboundPolicy
 import ParleyCore
@@ -45,13 +45,15 @@ public struct PushProviderSettings: Sendable {
                 throw PushConfigurationError("APNs needs PARLEY_APNS_KEY_ID, PARLEY_APNS_TEAM_ID and PARLEY_APNS_TOPIC with its key file")
             }
             let key = try Self.ecKey(try Self.read(apnsKeyFile, "PARLEY_APNS_KEY_FILE"), "PARLEY_APNS_KEY_FILE")
-            let settings = APNsProvider.Settings(key: key, keyID: apnsKeyID, teamID: apnsTeamID, topic: apnsTopic, url: Self.trimmed(apnsURL))
+            let settings = APNsProvider.Settings(
+                key: key, keyID: apnsKeyID, teamID: apnsTeamID, topic: apnsTopic, url: Self.trimmed(apnsURL))
             list.append(APNsProvider(settings: settings, client: apnsClient!, authorities: authorities, clock: clock))
         }
         if let fcmCredentialsFile {
             let json = try Self.read(fcmCredentialsFile, "PARLEY_FCM_CREDENTIALS_FILE")
             let credentials = try FCMProvider.Credentials(json: Data(json.utf8))
-            list.append(FCMProvider(credentials: credentials, url: Self.trimmed(fcmURL), client: client!, authorities: authorities, clock: clock))
+            list.append(
+                FCMProvider(credentials: credentials, url: Self.trimmed(fcmURL), client: client!, authorities: authorities, clock: clock))
         }
         if let hmsAppID {
             guard !hmsAppSecret.isEmpty else { throw PushConfigurationError("HMS needs PARLEY_HMS_APP_SECRET with PARLEY_HMS_APP_ID") }
@@ -84,7 +86,7 @@ public struct PushProviderSettings: Sendable {
                     type: .apns, id: apnsKeyID,
                     details: [
                         "apns_name": apnsTopic, "apns_env_type": apnsURL.contains("sandbox") ? "development" : "production",
-                        "team_id": apnsTeamID,
+                        "team_id": apnsTeamID
                     ]))
         }
         if let fcmCredentialsFile, let json = try? Self.read(fcmCredentialsFile, ""),

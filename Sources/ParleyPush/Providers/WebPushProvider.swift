@@ -1,6 +1,6 @@
 import ByteCoding
-import CurlHTTP
 import Crypto
+import CurlHTTP
 import Foundation
 import OutboundPolicy
 import ParleyCore
@@ -53,7 +53,7 @@ final class WebPushProvider: PushProvider {
                     ("content-encoding", "aes128gcm"),
                     ("content-type", "application/octet-stream"),
                     ("ttl", String(max(0, push.expiresAt - clock.nowMillis / 1000))),
-                    ("urgency", "high"),
+                    ("urgency", "high")
                 ],
                 body: body, connectTimeout: .seconds(3), timeout: .seconds(10), maxResponseBytes: 16 * 1024,
                 pins: [OutboundRequest.Pin(destination)])

@@ -79,16 +79,20 @@ import Testing
                 try await Self.send(api, channel, text, as: cast.session(0))
                 #expect(try await eventually(within: .seconds(20)) { try await standIn.accepted("apns", token: token).count == count + 1 })
             }
-            let badges = try await standIn.accepted("apns", token: token).map { (Self.sendbird($0)["message"] as? String ?? "", Self.aps($0)["badge"] as? Int ?? -1) }
+            let badges = try await standIn.accepted("apns", token: token).map {
+                (Self.sendbird($0)["message"] as? String ?? "", Self.aps($0)["badge"] as? Int ?? -1)
+            }
             #expect(Dictionary(uniqueKeysWithValues: badges) == ["one": 1, "two": 2, "three": 3])
 
             // A file message: its name in the alert, and a link that downloads with the recipient's own key.
             let upload = try await api.upload(
-                first, ["message_type": "FILE"], file: FormFile(fileName: "topo.txt", contentType: "text/plain", bytes: Array("route topo".utf8)),
+                first, ["message_type": "FILE"],
+                file: FormFile(fileName: "topo.txt", contentType: "text/plain", bytes: Array("route topo".utf8)),
                 as: cast.session(0))
             #expect(upload.status == 201, "\(upload.text)")
             #expect(try await eventually(within: .seconds(20)) { try await standIn.accepted("apns", token: token).count == 4 })
-            let push = try #require(try await standIn.accepted("apns", token: token).first { Self.sendbird($0)["type"] as? String == "FILE" })
+            let push = try #require(
+                try await standIn.accepted("apns", token: token).first { Self.sendbird($0)["type"] as? String == "FILE" })
             #expect((Self.aps(push)["alert"] as? [String: Any])?["body"] as? String == "\(cast[0]): topo.txt")
             let link = try #require((Self.sendbird(push)["files"] as? [[String: Any]])?.first?["url"] as? String)
             #expect(link.contains("?auth="))

@@ -18,7 +18,7 @@ import Testing
             let dead = [
                 ("apns", Self.apnsToken("dead") as Any), ("apns", Self.apnsToken("0400") as Any),
                 ("gcm", "dead-\(UUID().uuidString)" as Any), ("gcm", "invalid-\(UUID().uuidString)" as Any),
-                ("huawei", "dead-\(UUID().uuidString)" as Any), ("web", try await standIn.webSubscription(gone: true) as Any),
+                ("huawei", "dead-\(UUID().uuidString)" as Any), ("web", try await standIn.webSubscription(gone: true) as Any)
             ]
             try await Self.register(api, cast, 1, "apns", alive)
             for (type, token) in dead { try await Self.register(api, cast, 1, type, token) }

@@ -15,11 +15,13 @@ extension PushFixtures {
     ) async throws {
         let standIn = try PushStandIn()
         try await OwnDatabase.with { database in
-            try await TestServer.withAPI({ config in
-                config.databaseURL = database
-                standIn.configure(&config)
-                adjust(&config)
-            }, clock: clock) { api in
+            try await TestServer.withAPI(
+                { config in
+                    config.databaseURL = database
+                    standIn.configure(&config)
+                    adjust(&config)
+                }, clock: clock
+            ) { api in
                 try await body(api, standIn, database)
             }
         }
@@ -32,7 +34,8 @@ extension PushFixtures {
     }
 
     static func register(_ api: API, _ cast: Cast, _ index: Int, _ type: String, _ token: Any) async throws {
-        let field = ["apns": "apns_device_token", "gcm": "gcm_reg_token", "huawei": "huawei_device_token", "web": "web_push_subscription"][type]!
+        let field = ["apns": "apns_device_token", "gcm": "gcm_reg_token", "huawei": "huawei_device_token", "web": "web_push_subscription"][
+            type]!
         let answer = try await api.post("/v3/users/\(cast[index])/push/\(type)", [field: token], as: cast.session(index))
         #expect(answer.status == 200, "registering a \(type) token: \(answer.text)")
     }

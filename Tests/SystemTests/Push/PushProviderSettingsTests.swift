@@ -22,7 +22,8 @@ import Testing
                 (try JSONSerialization.jsonObject(with: Data(key.utf8)) as? [String: Any])?["private_key"] as? String)
             for type in ["apns", "gcm", "huawei", "web"] {
                 let text = try await api.get("/v3/applications/push/\(type)").text
-                #expect(!text.contains("PRIVATE KEY") && !text.contains(secret.prefix(60)) && !text.contains(standIn.handshake.hms_app_secret))
+                #expect(
+                    !text.contains("PRIVATE KEY") && !text.contains(secret.prefix(60)) && !text.contains(standIn.handshake.hms_app_secret))
             }
             #expect(try await api.get("/v3/applications/push/carrier-pigeon").status == 400)
             let cast = try await api.cast("pushcfg", 1)

@@ -84,7 +84,7 @@ import Testing
             let channel = try await api.createChannel(["user_ids": [cast[0], cast[1], cast[2]]])
             for (index, zone) in [(1, night), (2, day)] {
                 let window: [String: Any] = [
-                    "do_not_disturb": true, "start_hour": 22, "start_min": 0, "end_hour": 7, "end_min": 0, "timezone": zone,
+                    "do_not_disturb": true, "start_hour": 22, "start_min": 0, "end_hour": 7, "end_min": 0, "timezone": zone
                 ]
                 #expect(try await api.put("/v3/users/\(cast[index])/push_preference", window, as: cast.session(index)).status == 200)
             }
