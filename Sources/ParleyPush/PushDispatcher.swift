@@ -266,7 +266,8 @@ public final class PushDispatcher: Service, Sendable {
                 url: stored.message.channelURL, name: stored.channelName, customType: stored.channelCustomType,
                 memberCount: stored.joinedMemberCount),
             recipient: PushNotice.Recipient(
-                userID: candidate.audience.userID, nickname: candidate.nickname, unreadMessageCount: candidate.unreadMessageCount, template: template,
+                userID: candidate.audience.userID, nickname: candidate.nickname, unreadMessageCount: candidate.unreadMessageCount,
+                template: template,
                 sound: candidate.channelSound.isEmpty ? ownSound : candidate.channelSound, fileURL: fileURL),
             appID: appID)
         let expiresAt = (claim.createdAt + settings.deliveryLimit.milliseconds) / 1000

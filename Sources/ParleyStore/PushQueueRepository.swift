@@ -117,7 +117,7 @@ public struct PushQueueRepository {
             """,
             [
                 messages.map(\.id), messages.map(\.channelURL), messages.map(\.senderID),
-                messages.map { $0.onlyDevices?.map(\.key).joined(separator: "\u{1F}") }, after, limit.map(Int64.init),
+                messages.map { $0.onlyDevices?.map(\.key).joined(separator: "\u{1F}") }, after, limit.map(Int64.init)
             ]
         )
         return try rows.map { row in
@@ -129,7 +129,8 @@ public struct PushQueueRepository {
             let devices = tokens.indices.compactMap { index in
                 PushTokenType(rawValue: types[index]).map { type in
                     PushToken(
-                        type: type, token: tokens[index], webKeys: type == .web ? WebPushKeys(p256dh: p256dh[index], auth: auth[index]) : nil)
+                        type: type, token: tokens[index],
+                        webKeys: type == .web ? WebPushKeys(p256dh: p256dh[index], auth: auth[index]) : nil)
                 }
             }
             return PushCandidate(
