@@ -110,6 +110,9 @@ public final class PushDispatcher: Service, Sendable {
             let outcome = try await push(claimed)
             try await store.transaction { try $0.pushQueue.finish(outcome) }
             return claimed.count
+        } catch is CancellationError {
+            // Shutting down: what was claimed and not recorded is due again when its lease runs out.
+            return 0
         } catch {
             // Whatever was claimed and not recorded is due again when its lease runs out.
             logger.warning("dispatching pushes failed", metadata: ["error": "\(error)"])

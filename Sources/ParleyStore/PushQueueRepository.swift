@@ -179,7 +179,11 @@ public struct PushQueueRepository {
             try connection.query(
                 """
                 INSERT INTO push_retries (message_id, token_type, token, created_at, attempts, next_attempt_at)
-                SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::bigint[])
+                SELECT r.* FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::bigint[])
+                    AS r(message_id, token_type, token, created_at, attempts, next_attempt_at)
+                -- A message deleted meanwhile (its channel went) has nothing to retry; without the
+                -- join its foreign key would fail the round's record, and the round be pushed again.
+                WHERE EXISTS (SELECT 1 FROM messages m WHERE m.message_id = r.message_id)
                 ON CONFLICT (message_id, token_type, token) DO UPDATE SET attempts = EXCLUDED.attempts,
                     next_attempt_at = EXCLUDED.next_attempt_at, claimed_until = 0
                 """,
