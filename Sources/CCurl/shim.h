@@ -26,13 +26,6 @@ static inline CURLcode parley_curl_easy_setopt_pointer(CURL *handle, CURLoption 
     return curl_easy_setopt(handle, option, value);
 }
 
-/// A blob the caller keeps alive for the transfer (`CURL_BLOB_NOCOPY`): a certificate bundle is
-/// hundreds of kilobytes, not to be copied per request.
-static inline CURLcode parley_curl_easy_setopt_blob(CURL *handle, CURLoption option, void *data, size_t length) {
-    struct curl_blob blob = {data, length, CURL_BLOB_NOCOPY};
-    return curl_easy_setopt(handle, option, &blob);
-}
-
 static inline CURLcode parley_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
     return curl_easy_setopt(handle, option, value);
 }

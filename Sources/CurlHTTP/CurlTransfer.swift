@@ -67,7 +67,8 @@ final class CurlTransfer: @unchecked Sendable {
             try set(CURLOPT_PIPEWAIT, 1)
         }
         if let authorities = request.trustedAuthorities {
-            try check(parley_curl_easy_setopt_blob(handle, CURLOPT_CAINFO_BLOB, authorities.bytes.baseAddress, authorities.bytes.count))
+            try set(CURLOPT_CAINFO, authorities.file)
+            try set(CURLOPT_CAPATH, authorities.systemDirectory)
         }
         try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         try check(parley_curl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, Self.receiveBody))

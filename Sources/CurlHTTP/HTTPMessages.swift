@@ -67,24 +67,18 @@ public struct OutboundRequest: Sendable {
     }
 }
 
-/// A PEM bundle of certificate authorities, kept in memory for as long as a transfer uses it
-/// (libcurl reads it without copying).
-public final class CertificateAuthorities: Sendable {
-    nonisolated(unsafe) let bytes: UnsafeMutableRawBufferPointer
+/// Certificate authorities trusted besides the system's: a PEM file, with the system's directory
+/// of hashed certificates (`/etc/ssl/certs`). Paths, not the bundle's bytes: libcurl copies an
+/// in-memory bundle into every transfer and compares it on every connection reuse, which was a
+/// quarter of a push's CPU.
+public struct CertificateAuthorities: Sendable, Equatable {
+    public let file: String
+    public let systemDirectory: String
 
-    /// The system's bundle (Debian's path) followed by `extraPEM`.
-    public convenience init(systemAnd extraPEM: String) {
-        let system = (try? String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)) ?? ""
-        self.init(pem: system + "\n" + extraPEM)
+    public init(file: String, systemDirectory: String = "/etc/ssl/certs") {
+        self.file = file
+        self.systemDirectory = systemDirectory
     }
-
-    public init(pem: String) {
-        let utf8 = Array(pem.utf8)
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(utf8.count, 1), alignment: 1)
-        bytes.copyBytes(from: utf8)
-    }
-
-    deinit { bytes.deallocate() }
 }
 
 public struct OutboundResponse: Sendable {

@@ -32,7 +32,10 @@ public struct PushProviderSettings: Sendable {
     /// Reads the key files and checks the settings; a misconfigured provider stops the server
     /// at start with what is wrong, rather than failing every push later.
     public func providers(outbound: OutboundGuard, clock: ParleyCore.Clock) throws -> PushProviders {
-        let authorities = try caFile.map { CertificateAuthorities(systemAnd: try Self.read($0, "PARLEY_PUSH_CA_FILE")) }
+        let authorities = try caFile.map { file in
+            _ = try Self.read(file, "PARLEY_PUSH_CA_FILE")
+            return CertificateAuthorities(file: file)
+        }
         // Clients (a thread each) only for configured providers. APNs has its own: one
         // connection per instance carries every push.
         let apnsClient = apnsKeyFile.map { _ in CurlClient(userAgent: "Parley", maxConnectionsPerHost: 1) }

@@ -48,7 +48,7 @@ final class PushStandIn: Sendable {
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
         guard !line.isEmpty else { throw TestFailure("the push stand-in did not start (is hypercorn installed?)") }
         handshake = try JSONDecoder().decode(Handshake.self, from: line)
-        authorities = CertificateAuthorities(pem: try String(contentsOfFile: handshake.ca_file, encoding: .utf8))
+        authorities = CertificateAuthorities(file: handshake.ca_file)
     }
 
     deinit {
