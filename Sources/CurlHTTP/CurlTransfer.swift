@@ -1,11 +1,11 @@
 import CCurl
 import Synchronization
 
-/// One request's libcurl easy handle and what it collects. Created by the caller's task, then
-/// touched only by the client's loop thread; whatever libcurl allocated for it is freed when it
-/// goes, on every path (done, failed, cancelled, shut down).
+/// One request and what it collects, on an easy handle the client's loop thread lends it while it
+/// runs. Created by the caller's task, then touched only by the loop thread; what it allocated is
+/// freed when it goes, on every path (done, failed, cancelled, shut down).
 final class CurlTransfer: @unchecked Sendable {
-    /// Easy handles alive, per client (the leak check of the tests reads it).
+    /// Easy handles lent to transfers, per client (the leak check of the tests reads it).
     final class Count: Sendable {
         let value = Atomic<Int>(0)
     }
@@ -14,7 +14,8 @@ final class CurlTransfer: @unchecked Sendable {
     private let count: Count
     let request: OutboundRequest
     let continuation: CheckedContinuation<OutboundResponse, any Error>
-    let handle: UnsafeMutableRawPointer
+    /// Set by the loop thread from `start` until `finish`.
+    private(set) var handle: UnsafeMutableRawPointer!
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     private var body: [UInt8] = []
@@ -22,22 +23,32 @@ final class CurlTransfer: @unchecked Sendable {
     private var exceededLimit = false
     private var reachedStop = false
 
-    init?(id: Int, request: OutboundRequest, continuation: CheckedContinuation<OutboundResponse, any Error>, count: Count) {
-        guard let handle = curl_easy_init() else { return nil }
-        count.value.add(1, ordering: .relaxed)
+    init(id: Int, request: OutboundRequest, continuation: CheckedContinuation<OutboundResponse, any Error>, count: Count) {
         self.count = count
         self.id = id
         self.request = request
         self.continuation = continuation
-        self.handle = handle
         errorBuffer.initialize(to: 0)
     }
 
     deinit {
-        curl_easy_cleanup(handle)
         for list in lists { curl_slist_free_all(list) }
         errorBuffer.deallocate()
-        count.value.subtract(1, ordering: .relaxed)
+    }
+
+    /// The loop thread lends the transfer a handle (reset, its options all default).
+    func attach(_ handle: UnsafeMutableRawPointer) {
+        self.handle = handle
+        count.value.add(1, ordering: .relaxed)
+    }
+
+    /// The loop thread takes the handle back (removed from the multi handle).
+    func detach() -> UnsafeMutableRawPointer {
+        defer {
+            handle = nil
+            count.value.subtract(1, ordering: .relaxed)
+        }
+        return handle
     }
 
     /// Sets every option of the request; an error names what libcurl refused.

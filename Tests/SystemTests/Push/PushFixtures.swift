@@ -13,7 +13,7 @@ extension PushFixtures {
         _ adjust: @escaping @Sendable (inout Config) -> Void = { _ in }, clock: ParleyCore.Clock = .system,
         _ body: @escaping @Sendable (API, PushStandIn, String) async throws -> Void
     ) async throws {
-        let standIn = try PushStandIn()
+        let standIn = try PushStandIn.shared.get()
         try await OwnDatabase.with { database in
             try await TestServer.withAPI(
                 { config in

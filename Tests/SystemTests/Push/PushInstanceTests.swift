@@ -57,7 +57,7 @@ import Testing
     /// An instance claimed a push and died before sending it: once its lease lapses, another
     /// instance sends it.
     @Test func aPushClaimedByADeadInstanceIsSentByAnother() async throws {
-        let standIn = try PushStandIn()
+        let standIn = try PushStandIn.shared.get()
         try await OwnDatabase.with { database in
             let token = Self.apnsToken()
             // The queue is filled by an instance without providers, which claims nothing.

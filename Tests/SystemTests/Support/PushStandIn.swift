@@ -7,7 +7,13 @@ import Testing
 /// FCM's OAuth and send endpoints, HMS, and a Web Push service that decrypts what it gets, on
 /// loopback with a test certificate authority. Each accepted push is recorded as the provider
 /// received it; the stand-in checks signatures, claims and headers as the real services do.
+///
+/// One stand-in serves every test of the run (`shared`): each test's tokens are its own, and a
+/// Python process per test, all starting at once, starved the timing of the other suites.
 final class PushStandIn: Sendable {
+    /// Started by the first test that needs it; it exits when this process does (its stdin closes).
+    static let shared = Result(catching: { try PushStandIn() })
+
     struct Handshake: Decodable {
         let port: Int
         let ca_file: String
