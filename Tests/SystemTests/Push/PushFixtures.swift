@@ -3,6 +3,11 @@ import ParleyContainer
 import ParleyCore
 import Testing
 
+/// The suites whose servers have providers, one test at a time: each such server needs a database
+/// of its own (created and migrated) and polls its queue, and a dozen of them at once, beside the
+/// other suites, starved those suites' timing in CI.
+@Suite(.serialized) enum PushWithProviders {}
+
 /// A server whose providers are the stand-in's, and the calls push tests make.
 protocol PushFixtures {}
 

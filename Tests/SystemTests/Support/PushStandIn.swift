@@ -89,7 +89,7 @@ final class PushStandIn: Sendable {
             config.outboundAllowHosts.append("127.0.0.1:\(handshake.port)")
         }
         config.pushProviders.caFile = handshake.ca_file
-        config.push.pollInterval = .milliseconds(20)
+        config.push.pollInterval = .milliseconds(50)
     }
 
     private func call(_ method: OutboundRequest.Method, _ path: String) async throws -> [String: Any] {
