@@ -153,10 +153,8 @@ let package = Package(
         // Push notifications (API.md §12): device tokens, preferences, and their delivery.
         .target(
             name: "ParleyPush",
-            dependencies: [
-                "ByteCoding", "ParleyCore", "ParleyStore", "ParleyFiles", "CurlHTTP", "OutboundPolicy", crypto, cryptoExtras, logging,
-                metrics, serviceLifecycle,
-            ]
+            dependencies: ["ByteCoding", "ParleyCore", "ParleyStore", "ParleyFiles", "CurlHTTP", "OutboundPolicy", crypto,
+                           cryptoExtras, logging, metrics, serviceLifecycle]
         ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
@@ -245,8 +243,7 @@ let package = Package(
                 "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyPush", "CurlHTTP",
                 "Postgres", httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto,
             ],
-            // The push providers' stand-in, a Python program the tests start.
-            exclude: ["Push/StandIn"]
+            exclude: ["Push/StandIn"]  // the push providers' stand-in, a Python program the tests start
         ),
     ],
     swiftLanguageModes: [.v6]

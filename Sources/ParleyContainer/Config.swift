@@ -227,27 +227,3 @@ public enum MetricsExposure: Sendable, Equatable {
     /// On a port of its own, to anyone who can reach it (bind it to a private address).
     case port(host: String, port: Int)
 }
-
-/// A configuration problem, worded for the person starting the server.
-public struct ConfigError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
-}
-
-struct EnvironmentReader {
-    let environment: [String: String]
-
-    func int(_ name: String, default value: Int, range: ClosedRange<Int> = 1...Int.max) throws -> Int {
-        guard let text = environment[name], !text.isEmpty else { return value }
-        guard let parsed = Int(text), range.contains(parsed) else {
-            throw ConfigError("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \"\(text)\".")
-        }
-        return parsed
-    }
-
-    func bool(_ name: String, default value: Bool) throws -> Bool {
-        guard let text = environment[name], !text.isEmpty else { return value }
-        guard let flag = BooleanText.parse(text) else { throw ConfigError("\(name) must be true or false (or 1 or 0), not \"\(text)\".") }
-        return flag
-    }
-}

@@ -43,6 +43,7 @@ public struct PushProviderSettings: Sendable {
         let client = needsClient ? CurlClient(userAgent: "Parley", maxConnectionsPerHost: 8, maxCachedConnections: 256) : nil
         var list: [any PushProvider] = []
         var webPush: WebPushProvider?
+        var fcmProjectID: String?
         if let apnsKeyFile {
             guard !apnsKeyID.isEmpty, !apnsTeamID.isEmpty, !apnsTopic.isEmpty else {
                 throw PushConfigurationError("APNs needs PARLEY_APNS_KEY_ID, PARLEY_APNS_TEAM_ID and PARLEY_APNS_TOPIC with its key file")
@@ -55,6 +56,7 @@ public struct PushProviderSettings: Sendable {
         if let fcmCredentialsFile {
             let json = try Self.read(fcmCredentialsFile, "PARLEY_FCM_CREDENTIALS_FILE")
             let credentials = try FCMProvider.Credentials(json: Data(json.utf8))
+            fcmProjectID = credentials.projectID
             list.append(
                 FCMProvider(credentials: credentials, url: Self.trimmed(fcmURL), client: client!, authorities: authorities, clock: clock))
         }
@@ -77,11 +79,11 @@ public struct PushProviderSettings: Sendable {
         }
         return PushProviders(
             byType: Dictionary(uniqueKeysWithValues: list.map { ($0.type, $0) }), clients: [apnsClient, client].compactMap { $0 },
-            vapidPublicKey: webPush?.publicKey, configurations: configurations(clock: clock))
+            vapidPublicKey: webPush?.publicKey, configurations: configurations(fcmProjectID: fcmProjectID))
     }
 
     /// What `GET /v3/applications/push/{push_type}` shows: no secret.
-    private func configurations(clock: ParleyCore.Clock) -> [PushConfiguration] {
+    private func configurations(fcmProjectID: String?) -> [PushConfiguration] {
         var list: [PushConfiguration] = []
         if apnsKeyFile != nil {
             list.append(
@@ -92,11 +94,7 @@ public struct PushProviderSettings: Sendable {
                         "team_id": apnsTeamID
                     ]))
         }
-        if let fcmCredentialsFile, let json = try? Self.read(fcmCredentialsFile, ""),
-            let credentials = try? FCMProvider.Credentials(json: Data(json.utf8))
-        {
-            list.append(PushConfiguration(type: .gcm, id: credentials.projectID, details: ["sender_id": credentials.projectID]))
-        }
+        if let fcmProjectID { list.append(PushConfiguration(type: .gcm, id: fcmProjectID, details: ["sender_id": fcmProjectID])) }
         if let hmsAppID { list.append(PushConfiguration(type: .huawei, id: hmsAppID, details: ["huawei_app_id": hmsAppID])) }
         if vapidKeyFile != nil { list.append(PushConfiguration(type: .web, id: "vapid", details: ["vapid_subject": vapidSubject])) }
         return list
