@@ -137,10 +137,8 @@ extension MessageService {
         _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, senderID: String?, now: Int64, _ repositories: Repositories
     ) throws -> (ChannelRecord, (state: MemberState, isOperator: Bool, user: BasicUser)?) {
         if kind == .open { return try authorizeOpenSend(caller, channelURL, senderID: senderID, now: now, repositories) }
-        guard let record = try repositories.groupChannels.find(channelURL, forUpdate: true) else {
-            throw ChannelAccess.notFound(channelURL)
-        }
-        let sender = try senderID.flatMap { try repositories.groupChannelMembers.sender(channelURL, $0, now: now) }
+        let (found, sender) = try repositories.groupChannels.findForSend(channelURL, senderID: senderID, now: now)
+        guard let record = found else { throw ChannelAccess.notFound(channelURL) }
         let member = sender.map { (state: $0.state, isOperator: $0.isOperator, user: $0.user) }
         let access = ChannelAccess(caller: caller, isPublic: record.isPublic, state: member?.state, isOperator: member?.isOperator ?? false)
         try access.requireView(channelURL)

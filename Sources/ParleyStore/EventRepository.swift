@@ -56,13 +56,21 @@ public struct EventRepository {
     /// Returns whether it wrote any: then the other instances are woken once the transaction
     /// has committed (`wakeUp`).
     func flush() throws -> Bool {
+        guard let statement = try flushStatement() else { return false }
+        try connection.run(statement)
+        return true
+    }
+
+    /// The statement that writes the transaction's events (see `flush`), for the transaction to
+    /// send with its COMMIT; nil when there are none.
+    func flushStatement() throws -> Query<Void>? {
         let events = pending.take()
-        guard !events.isEmpty else { return false }
+        guard !events.isEmpty else { return nil }
         let data = try events.map { try JSONColumn.text($0.payload) }
         // The webhook category of each event (API.md §10): those the settings subscribe to are
         // queued for delivery by the same statement, so with the event's transaction.
         let categories = events.map { WebhookCategory.of($0.type, kind: $0.channelKind, payload: $0.payload) }
-        try connection.query(
+        return Query(
             """
             WITH producing AS MATERIALIZED (
                 SELECT pg_advisory_xact_lock_shared(\(Self.lockSpace), 0)
@@ -98,8 +106,7 @@ public struct EventRepository {
                 events.map { $0.userIDs.joined(separator: "\n") }, data, events.map(\.exceptUserID), events.map(\.channelKind.rawValue),
                 categories
             ]
-        )
-        return true
+        ) { _ in }
     }
 
     /// The wake-up of every instance's reader, sent after a commit that wrote events and on its

@@ -56,11 +56,16 @@ public struct GroupChannelMemberRepository {
     }
 
     /// A member as a message sender: their state, role, profile and the end of a mute in force
-    /// at `now` (nil when not muted), in one query.
-    public func sender(_ channelURL: String, _ userID: String, now: Int64) throws -> (
-        state: MemberState, isOperator: Bool, user: BasicUser, mutedUntil: Int64?
-    )? {
-        try connection.query(
+    /// at `now` (nil when not muted).
+    public typealias Sender = (state: MemberState, isOperator: Bool, user: BasicUser, mutedUntil: Int64?)
+
+    /// A member as a message sender (see `Sender`), in one query.
+    public func sender(_ channelURL: String, _ userID: String, now: Int64) throws -> Sender? {
+        try connection.run(Self.sender(channelURL, userID, now: now))
+    }
+
+    static func sender(_ channelURL: String, _ userID: String, now: Int64) -> Query<Sender?> {
+        Query(
             """
             SELECT m.state, m.is_operator, u.user_id, u.nickname, u.profile_url, u.is_active, mu.end_at AS muted_until
             FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
@@ -69,11 +74,13 @@ public struct GroupChannelMemberRepository {
             WHERE m.channel_url = $1 AND m.user_id = $2
             """,
             [channelURL, userID, now]
-        ).first.map { row in
-            (
-                try row.decode("state", as: MemberState.self), try row.decode("is_operator"), try UserRepository.basicUser(row),
-                try row.decodeIfPresent("muted_until")
-            )
+        ) { rows in
+            try rows.first.map { row in
+                (
+                    try row.decode("state", as: MemberState.self), try row.decode("is_operator"), try UserRepository.basicUser(row),
+                    try row.decodeIfPresent("muted_until")
+                )
+            }
         }
     }
 

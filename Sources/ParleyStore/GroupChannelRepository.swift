@@ -105,19 +105,36 @@ public struct GroupChannelRepository {
     /// member rows, then users. `FOR NO KEY UPDATE` is what the send's own UPDATE takes, and it
     /// leaves foreign-key checks of concurrent inserts (messages, members) unblocked.
     public func find(_ channelURL: String, forUpdate: Bool = false) throws -> ChannelRecord? {
+        try connection.run(Self.find(channelURL, forUpdate: forUpdate))
+    }
+
+    static func find(_ channelURL: String, forUpdate: Bool) -> Query<ChannelRecord?> {
         let lock = forUpdate ? " FOR NO KEY UPDATE" : ""
-        return try connection.query(
+        return Query(
             "SELECT channel_url, is_distinct, is_public, is_super, is_ephemeral, access_code_hash, is_frozen, member_count FROM group_channels WHERE channel_url = $1\(lock)",
             [channelURL]
-        ).first.map { row in
-            ChannelRecord(
-                channelURL: try row.decode("channel_url"), isDistinct: try row.decode("is_distinct"),
-                isPublic: try row.decode("is_public"), isSuper: try row.decode("is_super"),
-                isEphemeral: try row.decode("is_ephemeral"), accessCodeHash: try row.decodeIfPresent("access_code_hash"),
-                freeze: try row.decode("is_frozen"),
-                memberCount: try row.decode("member_count")
-            )
+        ) { rows in
+            try rows.first.map { row in
+                ChannelRecord(
+                    channelURL: try row.decode("channel_url"), isDistinct: try row.decode("is_distinct"),
+                    isPublic: try row.decode("is_public"), isSuper: try row.decode("is_super"),
+                    isEphemeral: try row.decode("is_ephemeral"), accessCodeHash: try row.decodeIfPresent("access_code_hash"),
+                    freeze: try row.decode("is_frozen"),
+                    memberCount: try row.decode("member_count")
+                )
+            }
         }
+    }
+
+    /// The channel, locked for a send, and the sender's membership (see
+    /// `GroupChannelMemberRepository.sender`), in one round trip: the member is read once the
+    /// lock is held, so a ban that committed meanwhile is seen.
+    public func findForSend(_ channelURL: String, senderID: String?, now: Int64) throws -> (
+        ChannelRecord?, GroupChannelMemberRepository.Sender?
+    ) {
+        guard let senderID else { return (try find(channelURL, forUpdate: true), nil) }
+        return try connection.run(
+            Self.find(channelURL, forUpdate: true), GroupChannelMemberRepository.sender(channelURL, senderID, now: now))
     }
 
     public func update(_ channelURL: String, _ update: GroupChannelUpdate, accessCodeHash: String??) throws {

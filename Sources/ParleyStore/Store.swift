@@ -9,9 +9,11 @@ import Postgres
 /// `Repositories.afterCommit`. A lost database becomes 503/500902.
 public struct Store: Sendable {
     private let pool: ConnectionPool
+    private let eventWake: EventWake
 
     public init(pool: ConnectionPool) {
         self.pool = pool
+        self.eventWake = EventWake(pool: pool)
     }
 
     /// Runs `body` on one connection in autocommit mode (each statement on its own).
@@ -23,7 +25,7 @@ public struct Store: Sendable {
                 let result = try body(repositories)
                 return (result, try repositories.events.flush())
             }
-            if wroteEvents { await wakeReaders() }
+            if wroteEvents { eventWake.request() }
             await afterCommit.run()
             return result
         }
@@ -42,13 +44,17 @@ public struct Store: Sendable {
             while true {
                 let afterCommit = AfterCommit()
                 do {
-                    let (result, wroteEvents) = try await pool.withTransaction { connection in
-                        let repositories = Repositories(connection: connection, afterCommit: afterCommit)
-                        let result = try body(repositories)
-                        // The events go last: their locks are the last the transaction takes.
-                        return (result, try repositories.events.flush())
+                    let (result, wroteEvents) = try await pool.withConnection { connection in
+                        try connection.transaction { connection in
+                            let repositories = Repositories(connection: connection, afterCommit: afterCommit)
+                            let result = try body(repositories)
+                            // The events go last, with the COMMIT: their locks are the last the
+                            // transaction takes, and held for the shortest time.
+                            let events = try repositories.events.flushStatement()
+                            return ((result, events != nil), last: events)
+                        }
                     }
-                    if wroteEvents { await wakeReaders() }
+                    if wroteEvents { eventWake.request() }
                     await afterCommit.run()
                     return result
                 } catch let error as PostgresError where error.isTransient && attempt < Self.maxAttempts {
@@ -57,12 +63,6 @@ public struct Store: Sendable {
                 }
             }
         }
-    }
-
-    /// Tells every instance's event reader that events were committed (see
-    /// `EventRepository.wakeUp`); a failure only delays them until their fallback poll.
-    private func wakeReaders() async {
-        _ = try? await pool.run(EventRepository.wakeUp.query)
     }
 
     /// Runs of a transaction that meets deadlocks, before it is answered 503.

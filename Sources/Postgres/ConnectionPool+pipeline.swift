@@ -52,6 +52,17 @@ extension ConnectionPool {
         }
     }
 
+    /// Runs one statement pipelined like `run`, without waiting for it: `completion` gets its
+    /// outcome on a database thread (a notification whose sender need not wait).
+    public func submit(_ query: Query<Void>, completion: @escaping @Sendable (Swift.Result<Void, any Error>) -> Void) {
+        let id = jobIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        let decode = query.decode
+        enqueue(
+            PipelinedJob(id: id, deadline: .now + configuration.acquireTimeout, sql: query.sql, parameters: query.parameters) { outcome in
+                completion(outcome.flatMap { result in Swift.Result { try decode(result) } })
+            })
+    }
+
     /// Queues a statement for pipelining, starting a runner (and the deadline sweeper) when
     /// needed, or refuses it at once.
     private func enqueue(_ job: PipelinedJob) {

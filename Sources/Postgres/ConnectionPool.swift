@@ -181,8 +181,9 @@ public final class ConnectionPool: Service, Sendable {
     }
 
     func giveBack(_ connection: PostgresConnection) {
-        // A connection left broken or inside a transaction is not lent again.
-        guard connection.isHealthy, !connection.isInTransaction else {
+        // A connection left broken, inside a transaction or with statements waiting to be sent is
+        // not lent again.
+        guard connection.isHealthy, !connection.isInTransaction, !connection.hasDeferredStatements else {
             slotFreed()
             return
         }

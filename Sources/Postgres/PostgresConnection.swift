@@ -16,9 +16,12 @@ public final class PostgresConnection: @unchecked Sendable {
     private var preparedStatements: [String: PreparedStatement] = [:]
     private var preparedCount = 0
     private var useCount: UInt64 = 0
-    /// Statements run since the pool lent the connection; lets the pool retry a lent connection
-    /// whose very first statement found the server gone.
+    /// Round trips since the pool lent the connection; lets the pool retry a lent connection
+    /// whose very first round trip found the server gone.
     var statementsSinceLease = 0
+    /// Statements whose answers nobody waits for (BEGIN, SAVEPOINT), sent in the round trip of
+    /// the next statement (see `sendWithNext`).
+    var deferredStatements: [String] = []
 
     /// Connects with a libpq connection string or URI (`host=… dbname=…` or `postgresql://…`),
     /// and applies `settings`.
@@ -63,6 +66,7 @@ public final class PostgresConnection: @unchecked Sendable {
     public func reconnect() throws {
         PQreset(handle)
         preparedStatements.removeAll()
+        deferredStatements.removeAll()
         isPoisoned = false
         guard isHealthy else {
             throw PostgresError(kind: .connection, message: Self.errorMessage(handle))
@@ -79,6 +83,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs one parameterised statement as a prepared statement (prepared once per connection).
     @discardableResult
     public func query(_ sql: String, _ parameters: [any PostgresBindable] = []) throws -> PostgresResult {
+        if !deferredStatements.isEmpty { return try roundTrip([(sql, parameters)])[0] }
         statementsSinceLease += 1
         let name = try preparedName(for: sql, parameterCount: parameters.count)
         return try withCStrings(parameters.map { $0.postgresText }) { values in
@@ -98,20 +103,10 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     public func execute(_ sql: String) throws -> PostgresResult {
         statementsSinceLease += 1
-        return try check(PQexec(handle, sql))
-    }
-
-    /// Runs `body` inside BEGIN … COMMIT; any thrown error rolls the transaction back.
-    public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try execute("BEGIN")
-        do {
-            let value = try body(self)
-            try execute("COMMIT")
-            return value
-        } catch {
-            if isHealthy && isInTransaction { _ = try? execute("ROLLBACK") }
-            throw error
-        }
+        // Deferred statements go ahead in the same simple query (statements separated by ";").
+        let text = deferredStatements.isEmpty ? sql : (deferredStatements + [sql]).joined(separator: "; ")
+        deferredStatements.removeAll()
+        return try check(PQexec(handle, text))
     }
 
     func preparedName(for sql: String, parameterCount: Int) throws -> String {
