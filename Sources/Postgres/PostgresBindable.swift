@@ -54,23 +54,30 @@ extension Data: PostgresBindable {
 extension Array: PostgresBindable where Element: PostgresBindable {
     /// An array literal (`text[]`, `bigint[]`, …): every element quoted, with `"` and `\`
     /// escaped, and nil as NULL.
+    ///
+    /// Built in UTF-8 bytes: a send's events travel as arrays of JSON texts, and appending them
+    /// scalar by scalar to a String cost a twentieth of the server's CPU under sends (profiled).
+    /// Escaping bytes is escaping scalars: in UTF-8 the bytes of `"` and `\` never occur inside
+    /// another scalar's encoding (and a quote followed by a combining mark is still escaped).
     public var postgresText: String? {
-        var text = "{"
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
         for (index, element) in enumerated() {
-            if index > 0 { text += "," }
-            guard let value = element.postgresText else {
-                text += "NULL"
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard var value = element.postgresText else {
+                bytes.append(contentsOf: "NULL".utf8)
                 continue
             }
-            text += "\""
-            // Per Unicode scalar, not per Character: a quote or backslash followed by a
-            // combining mark is one Character that is neither, and went out unescaped.
-            for scalar in value.unicodeScalars {
-                if scalar == "\"" || scalar == "\\" { text += "\\" }
-                text.unicodeScalars.append(scalar)
+            bytes.append(UInt8(ascii: "\""))
+            value.withUTF8 { utf8 in
+                bytes.reserveCapacity(bytes.count + utf8.count + 2)
+                for byte in utf8 {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                    bytes.append(byte)
+                }
             }
-            text += "\""
+            bytes.append(UInt8(ascii: "\""))
         }
-        return text + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
