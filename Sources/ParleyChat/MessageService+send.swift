@@ -49,7 +49,8 @@ extension MessageService {
         _ new: NewMessage, _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ lateTranslations: TranslationJob?, now: Int64
     ) async throws -> (message: Message, created: Bool) {
         let (settings, files) = (settings, files)
-        return try await store.transaction { [lateTranslations] repositories in
+        // Concurrent sends share a transaction (group commit), each in a savepoint of its own.
+        return try await store.sharedTransaction(lockOrder: channelURL) { [lateTranslations] repositories in
             let (record, member) = try Self.authorizeSend(caller, kind, channelURL, senderID: new.senderID, now: now, repositories)
             if !record.isEphemeral, let existing = try Self.earlierSend(channelURL, new, now: now, repositories) {
                 if let fileID = new.file?.fileID { repositories.afterCommit { await files.discard(fileID) } }

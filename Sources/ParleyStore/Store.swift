@@ -10,10 +10,12 @@ import Postgres
 public struct Store: Sendable {
     private let pool: ConnectionPool
     private let eventWake: EventWake
+    private let groupCommit: GroupCommit
 
     public init(pool: ConnectionPool) {
         self.pool = pool
         self.eventWake = EventWake(pool: pool)
+        self.groupCommit = GroupCommit(pool: pool, eventWake: eventWake)
     }
 
     /// Runs `body` on one connection in autocommit mode (each statement on its own).
@@ -65,6 +67,20 @@ public struct Store: Sendable {
         }
     }
 
+    /// Runs `body` like `transaction`, but in a transaction it may share with concurrent calls
+    /// (see `GroupCommit`): in a savepoint of its own, so that it fails alone, and returning only
+    /// once the shared transaction committed. `lockOrder` names the first row `body` locks (a
+    /// channel URL): calls are run in its order. For the hottest write, sends.
+    public func sharedTransaction<T: Sendable>(
+        lockOrder: String, _ body: @escaping @Sendable (Repositories) throws -> T
+    ) async throws -> T {
+        try await mappingUnavailable {
+            let (result, afterCommit) = try await groupCommit.run(lockOrder: lockOrder, body)
+            await afterCommit.run()
+            return result
+        }
+    }
+
     /// Runs of a transaction that meets deadlocks, before it is answered 503.
     static let maxAttempts = 5
 
@@ -107,6 +123,11 @@ public struct Repositories {
     /// whose statements commit one by one, once the read is over.
     public func afterCommit(_ action: @escaping AfterCommit.Action) {
         pendingAfterCommit.add(action)
+    }
+
+    /// The events collected so far, taken out (a shared transaction writes its calls' together).
+    func takeEvents() -> [NewEvent] {
+        pendingEvents.take()
     }
 
     /// The events of the change, written in its transaction (API.md §6.3).

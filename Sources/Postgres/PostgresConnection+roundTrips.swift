@@ -13,6 +13,31 @@ extension PostgresConnection {
         deferredStatements.append(sql)
     }
 
+    /// Opens a savepoint (sent with the next statement).
+    public func savepoint(_ name: String) {
+        sendWithNext("SAVEPOINT \(name)")
+    }
+
+    /// Keeps what was done since `savepoint(name)`; nothing to send when nothing was.
+    public func releaseSavepoint(_ name: String) {
+        if deferredStatements.last == "SAVEPOINT \(name)" {
+            deferredStatements.removeLast()
+            return
+        }
+        sendWithNext("RELEASE SAVEPOINT \(name)")
+    }
+
+    /// Undoes what was done since `savepoint(name)` (also after a failed statement, which leaves
+    /// the transaction usable again) and closes the savepoint.
+    public func rollBackToSavepoint(_ name: String) {
+        if deferredStatements.last == "SAVEPOINT \(name)" {
+            deferredStatements.removeLast()
+            return
+        }
+        sendWithNext("ROLLBACK TO SAVEPOINT \(name)")
+        sendWithNext("RELEASE SAVEPOINT \(name)")
+    }
+
     /// Whether statements wait for the next round trip (a lent connection must have none).
     var hasDeferredStatements: Bool { !deferredStatements.isEmpty }
 
