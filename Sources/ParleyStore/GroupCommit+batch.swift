@@ -40,7 +40,7 @@ extension GroupCommit {
     /// whole failed (the connection was lost, the commit refused): then nothing of it happened.
     static func execute(_ batch: [Call], on connection: PostgresConnection) throws -> [Outcome] {
         let order = batch.indices.sorted { (batch[$0].lockOrder, $0) < (batch[$1].lockOrder, $1) }
-        return try connection.transaction { connection in
+        return try connection.transactionWithFinalStatement { connection in
             var outcomes = [Outcome?](repeating: nil, count: batch.count)
             let events = PendingEvents()
             for index in order {

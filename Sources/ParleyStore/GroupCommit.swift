@@ -61,7 +61,9 @@ final class GroupCommit: Sendable {
             case .lead: await lead()
             case .failed(let error): throw error
             case .committed(let afterCommit):
-                guard let result = value.withLock({ $0 }) else { throw PostgresError(kind: .usage, message: "a call committed without a value") }
+                guard let result = value.withLock({ $0 }) else {
+                    throw PostgresError(kind: .usage, message: "a call committed without a value")
+                }
                 return (result, afterCommit)
             }
         }

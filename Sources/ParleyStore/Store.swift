@@ -47,7 +47,7 @@ public struct Store: Sendable {
                 let afterCommit = AfterCommit()
                 do {
                     let (result, wroteEvents) = try await pool.withConnection { connection in
-                        try connection.transaction { connection in
+                        try connection.transactionWithFinalStatement { connection in
                             let repositories = Repositories(connection: connection, afterCommit: afterCommit)
                             let result = try body(repositories)
                             // The events go last, with the COMMIT: their locks are the last the

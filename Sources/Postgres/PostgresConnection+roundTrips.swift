@@ -50,7 +50,7 @@ extension PostgresConnection {
 
     /// Runs `body` inside BEGIN … COMMIT; any thrown error rolls the transaction back. BEGIN
     /// goes with the first statement, COMMIT with the last one `body` returns (nil: none).
-    public func transaction<T>(_ body: (PostgresConnection) throws -> (T, last: Query<Void>?)) throws -> T {
+    public func transactionWithFinalStatement<T>(_ body: (PostgresConnection) throws -> (T, last: Query<Void>?)) throws -> T {
         sendWithNext("BEGIN")
         do {
             let (value, last) = try body(self)
@@ -73,7 +73,7 @@ extension PostgresConnection {
 
     /// Runs `body` inside BEGIN … COMMIT (see above).
     public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try transaction { connection in (try body(connection), last: nil) }
+        try transactionWithFinalStatement { connection in (try body(connection), last: nil) }
     }
 
     /// Sends the deferred statements and `statements` in one pipeline and returns the answers of
