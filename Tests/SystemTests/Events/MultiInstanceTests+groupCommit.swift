@@ -45,7 +45,8 @@ extension MultiInstanceTests {
                             let channel = channelList[(worker + index) % channelList.count]
                             do {
                                 let answer = try await process.request(
-                                    "POST", "/v3/group_channels/\(channel)/messages", headers: ["Api-Token": TestServer.apiToken], body: body)
+                                    "POST", "/v3/group_channels/\(channel)/messages", headers: ["Api-Token": TestServer.apiToken],
+                                    body: body)
                                 answers.append(answer.status == 201 ? .created(text) : .refused(text))
                             } catch {
                                 answers.append(.none(text))
