@@ -73,7 +73,7 @@ let package = Package(
         // All SQL of the project: one repository per aggregate.
         .target(
             name: "ParleyStore",
-            dependencies: ["ParleyCore", "Postgres", dequeModule, logging]
+            dependencies: ["ParleyCore", "Postgres", dequeModule, logging, metrics]
         ),
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(

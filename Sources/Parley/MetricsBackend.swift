@@ -21,6 +21,7 @@ func bootstrapMetrics() -> PrometheusCollectorRegistry {
         .seconds(1), .seconds(2), .seconds(5), .seconds(30), .seconds(120), .seconds(600)
     ]
     factory.valueHistogramBuckets["parley_db_pipeline_batch_size"] = [1, 2, 4, 8, 16, 32]
+    factory.valueHistogramBuckets["parley_shared_transaction_calls"] = [1, 2, 4, 8, 16]
     MetricsSystem.bootstrap(factory)
     return registry
 }

@@ -1,4 +1,6 @@
 import DequeModule
+import Foundation
+import Metrics
 import Postgres
 import Synchronization
 
@@ -21,15 +23,19 @@ final class GroupCommit: Sendable {
     /// The most calls in one transaction: each savepoint that writes is a subtransaction, and
     /// past 64 of them PostgreSQL's snapshots of every session get slow ("suboverflowed").
     static let maxBatch = 16
-    /// Batches in flight at once: enough that PostgreSQL's cores all work (one batch is one
-    /// backend), few enough that batches grow under load.
-    static let maxRunners = 4
+    /// Batches in flight at once: one per core and one more, so that PostgreSQL's cores all work
+    /// while a batch waits for this side (one batch is one backend), and few enough that batches
+    /// grow under load. Measured on 2 cores, 32 connections: 2 runners made batches of 9 sends,
+    /// 3 of 5.5, 4 of 4, at sends/s within the noise of each other (720-1,040/s).
+    static let maxRunners = ProcessInfo.processInfo.activeProcessorCount + 1
     /// Runs of a call that keeps meeting deadlocks, before it fails.
     static let maxAttempts = 5
 
     private let pool: ConnectionPool
     private let eventWake: EventWake
     private let state = Mutex(State())
+    /// Calls per shared transaction, on `/metrics`.
+    private static let batchSize = Recorder(label: "parley_shared_transaction_calls")
 
     private struct State {
         var queue: Deque<Call> = []
@@ -72,6 +78,7 @@ final class GroupCommit: Sendable {
     /// Runs one batch in this caller's runner slot, then passes the slot on.
     private func lead() async {
         guard let batch = nextBatch() else { return }
+        Self.batchSize.record(batch.count)
         var outcomes: [Outcome]
         do {
             outcomes = try await pool.withConnection { connection in try Self.execute(batch, on: connection) }
