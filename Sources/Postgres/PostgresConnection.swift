@@ -218,9 +218,25 @@ private final class NoticeSink {
     init(logger: Logger) { self.logger = logger }
 }
 
-/// Calls `body` with C strings for `texts` (NULL for nil), freeing them afterwards.
+/// Calls `body` with C strings for `texts` (NULL for nil), valid during the call.
+///
+/// All of them in one buffer, each followed by its NUL: one allocation per statement rather
+/// than one per parameter (a `strdup` and a `free` each were 4 % of the server's CPU under sends).
 func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> T) rethrows -> T {
-    let pointers: [UnsafeMutablePointer<CChar>?] = texts.map { text in text.map { strdup($0) } }
-    defer { pointers.forEach { free($0) } }
-    return try body(pointers.map { $0.map { UnsafePointer($0) } })
+    var buffer: [CChar] = []
+    buffer.reserveCapacity(texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
+    var offsets: [Int?] = []
+    offsets.reserveCapacity(texts.count)
+    for text in texts {
+        guard let text else {
+            offsets.append(nil)
+            continue
+        }
+        offsets.append(buffer.count)
+        buffer.append(contentsOf: text.utf8.lazy.map { CChar(bitPattern: $0) })
+        buffer.append(0)
+    }
+    return try buffer.withUnsafeBufferPointer { storage in
+        try body(offsets.map { offset in offset.map { storage.baseAddress! + $0 } })
+    }
 }
