@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "PostgresTests",
             // ParleyStore for the store's transaction mechanics (after-commit work, retries).
-            dependencies: ["Postgres", "ParleyStore", logging]
+            dependencies: ["Postgres", "ParleyCore", "ParleyStore", logging]
         ),
         .testTarget(
             name: "CurlHTTPTests",

@@ -7,6 +7,7 @@ extension GroupCommit {
         let lockOrder: String
         let work: @Sendable (Repositories) throws -> Void
         let handoff = Handoff()
+        let queuedAt = ContinuousClock.now
         private let attemptCount = Atomic<Int>(0)
 
         init(lockOrder: String, work: @escaping @Sendable (Repositories) throws -> Void) {

@@ -55,11 +55,17 @@ final class GroupCommit: Sendable {
             let result = try body(repositories)
             value.withLock { $0 = result }
         }
-        let leads = state.withLock { state in
+        let limits = pool.waitLimits
+        let admitted: Bool? = state.withLock { state in
+            // As many may wait here as for a connection; more are refused at once (503).
+            guard state.queue.count < limits.maxWaiting else { return nil }
             state.queue.append(call)
             guard state.runners < Self.maxRunners else { return false }
             state.runners += 1
             return true
+        }
+        guard let leads = admitted else {
+            throw PostgresError(kind: .busy, message: "\(limits.maxWaiting) shared transactions are already waiting")
         }
         if leads { await lead() }
         while true {
@@ -109,16 +115,23 @@ final class GroupCommit: Sendable {
         next?.handoff.lead()
     }
 
-    /// The next calls to run, or nil (and one runner fewer) when none wait.
+    /// The next calls to run, or nil (and one runner fewer) when none wait. Calls that waited
+    /// longer than a job may wait for a connection fail instead (503), as they would there.
     private func nextBatch() -> [Call]? {
-        state.withLock { state in
+        let oldest = ContinuousClock.now - pool.waitLimits.timeout
+        let (batch, expired) = state.withLock { state -> ([Call]?, [Call]) in
+            var expired: [Call] = []
+            while let first = state.queue.first, first.queuedAt < oldest { expired.append(state.queue.removeFirst()) }
             guard !state.queue.isEmpty else {
                 state.runners -= 1
-                return nil
+                return (nil, expired)
             }
             let count = min(Self.maxBatch, state.queue.count)
             defer { state.queue.removeFirst(count) }
-            return Array(state.queue.prefix(count))
+            return (Array(state.queue.prefix(count)), expired)
         }
+        let busy = PostgresError(kind: .busy, message: "a shared transaction waited longer than \(pool.waitLimits.timeout)")
+        expired.forEach { $0.handoff.finish(.failed(busy)) }
+        return batch
     }
 }

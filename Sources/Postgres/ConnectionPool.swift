@@ -68,6 +68,10 @@ public final class ConnectionPool: Service, Sendable {
         threads.start()
     }
 
+    /// How long a job may wait, and how many may wait at once (see `Configuration`): for queues
+    /// in front of the pool to keep the same bounds.
+    public var waitLimits: (timeout: Duration, maxWaiting: Int) { (configuration.acquireTimeout, configuration.maxWaiting) }
+
     /// Waits for graceful shutdown, then closes the pool.
     public func run() async throws {
         try? await gracefulShutdown()

@@ -1,3 +1,4 @@
+import ParleyCore
 import Postgres
 import Synchronization
 import Testing
@@ -7,11 +8,15 @@ import Testing
 /// Issue 32.2: concurrent calls of `Store.sharedTransaction` share transactions (group commit),
 /// each isolated in a savepoint, each answered only once the transaction holding it committed.
 @Suite struct GroupCommitTests {
-    private func withStore(_ body: (Store, TestDatabase) async throws -> Void) async throws {
+    private func withStore(
+        configure: (inout ConnectionPool.Configuration) -> Void = { _ in }, _ body: (Store, TestDatabase) async throws -> Void
+    ) async throws {
         let database = try TestDatabase.create()
         defer { database.drop() }
         try database.connect().execute("CREATE TABLE notes (id int PRIMARY KEY)")
-        let pool = ConnectionPool(configuration: .init(conninfo: database.conninfo, size: 6), logger: TestDatabase.logger)
+        var configuration = ConnectionPool.Configuration(conninfo: database.conninfo, size: 6)
+        configure(&configuration)
+        let pool = ConnectionPool(configuration: configuration, logger: TestDatabase.logger)
         try await body(Store(pool: pool), database)
         await pool.close()
     }
@@ -118,6 +123,46 @@ import Testing
             let notes = try committedNotes(database)
             #expect(notes == Set(1...10).union([200]))
             #expect(afterCommits.with { $0 }.sorted() == Array(1...10) + [200])
+        }
+    }
+
+    /// While every runner waits for a lock, calls beyond the pool's waiting limit are refused at
+    /// once and those that wait longer than its timeout fail: busy (503), never a hang; the
+    /// calls that ran commit once the lock is free.
+    @Test func callsBeyondTheWaitingBoundsAreRefusedBusy() async throws {
+        try await withStore(configure: {
+            $0.maxWaiting = 3
+            $0.acquireTimeout = .milliseconds(300)
+        }) { store, database in
+            let holder = try database.connect()
+            try holder.execute("BEGIN; LOCK TABLE notes IN EXCLUSIVE MODE")
+            let started = ContinuousClock.now
+            let outcomes = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for id in 1...20 {
+                    group.addTask {
+                        do {
+                            try await store.sharedTransaction(lockOrder: "n") { repositories in
+                                _ = try repositories.connection.query("INSERT INTO notes VALUES ($1)", [id])
+                            }
+                            return (id, true)
+                        } catch let error as ParleyError where error.code == ParleyError.unavailable.code {
+                            return (id, false)
+                        }
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(1))
+                    try holder.execute("COMMIT")
+                    return (0, false)
+                }
+                return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }.filter { $0.key > 0 }
+            }
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(outcomes.count == 20)
+            let committed = Set(outcomes.filter(\.value).keys)
+            #expect(!committed.isEmpty && committed.count < 20)
+            let notes = try committedNotes(database)
+            #expect(notes == committed)
         }
     }
 }
