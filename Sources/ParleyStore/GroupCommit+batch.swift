@@ -27,6 +27,8 @@ extension GroupCommit {
         case failed(any Error)
         /// It met a deadlock or a serialization failure: rolled back, to be run again.
         case retry(any Error)
+        /// Its batch never ran: back to the queue, not counted as an attempt.
+        case requeued
 
         var wroteEvents: Bool {
             if case .committed(_, let wroteEvents) = self { return wroteEvents }

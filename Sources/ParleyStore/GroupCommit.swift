@@ -67,10 +67,10 @@ final class GroupCommit: Sendable {
         guard let leads = admitted else {
             throw PostgresError(kind: .busy, message: "\(limits.maxWaiting) shared transactions are already waiting")
         }
-        if leads { await lead() }
+        if leads { await lead(for: call) }
         while true {
             switch await call.handoff.next() {
-            case .lead: await lead()
+            case .lead: await lead(for: call)
             case .failed(let error): throw error
             case .committed(let afterCommit):
                 guard let result = value.withLock({ $0 }) else {
@@ -82,7 +82,7 @@ final class GroupCommit: Sendable {
     }
 
     /// Runs one batch in this caller's runner slot, then passes the slot on.
-    private func lead() async {
+    private func lead(for caller: Call) async {
         guard let batch = nextBatch() else { return }
         Self.batchSize.record(batch.count)
         var outcomes: [Outcome]
@@ -90,6 +90,17 @@ final class GroupCommit: Sendable {
             outcomes = try await pool.withConnection { connection in try Self.execute(batch, on: connection) }
         } catch let error as PostgresError where error.isTransient {
             outcomes = batch.map { _ in .retry(error) }
+        } catch is CancellationError {
+            // This caller's task was cancelled while waiting for a connection: its own call
+            // fails (and leaves the queue, so that no slot comes back to it), the others' go back
+            // to the queue for the next leader.
+            outcomes = batch.map { $0 === caller ? .failed(CancellationError()) : .requeued }
+            let queued = state.withLock { state in
+                guard let index = state.queue.firstIndex(where: { $0 === caller }) else { return false }
+                state.queue.remove(at: index)
+                return true
+            }
+            if queued { caller.handoff.finish(.failed(CancellationError())) }
         } catch {
             outcomes = batch.map { _ in .failed(error) }
         }
@@ -102,6 +113,7 @@ final class GroupCommit: Sendable {
             case .retry(let error):
                 call.attempts += 1
                 if call.attempts < Self.maxAttempts { retries.append(call) } else { call.handoff.finish(.failed(error)) }
+            case .requeued: retries.append(call)
             }
         }
         let next = state.withLock { state in

@@ -223,7 +223,7 @@ private final class NoticeSink {
 /// All of them in one buffer, each followed by its NUL: one allocation per statement rather
 /// than one per parameter (a `strdup` and a `free` each were 4 % of the server's CPU under sends).
 func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> T) rethrows -> T {
-    var buffer: [CChar] = []
+    var buffer: [UInt8] = []
     buffer.reserveCapacity(texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
     var offsets: [Int?] = []
     offsets.reserveCapacity(texts.count)
@@ -233,10 +233,13 @@ func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throw
             continue
         }
         offsets.append(buffer.count)
-        buffer.append(contentsOf: text.utf8.lazy.map { CChar(bitPattern: $0) })
+        // A copy of the string's contiguous bytes (memcpy), also for megabytes of bytea.
+        buffer.append(contentsOf: text.utf8)
         buffer.append(0)
     }
-    return try buffer.withUnsafeBufferPointer { storage in
-        try body(offsets.map { offset in offset.map { storage.baseAddress! + $0 } })
+    return try buffer.withUnsafeBufferPointer { bytes in
+        try bytes.withMemoryRebound(to: CChar.self) { storage in
+            try body(offsets.map { offset in offset.map { storage.baseAddress! + $0 } })
+        }
     }
 }

@@ -43,8 +43,9 @@ import Testing
     /// fails alone, the others commit, several share a transaction, and each is visible to
     /// another connection the moment it is answered.
     @Test func concurrentCallsShareTransactionsAndEachFailsAlone() async throws {
-        try await withStore { store, database in
-            let conninfo = database.conninfo
+        // Waits as long as it takes: the test starts beside a hundred suites on two cores.
+        try await withStore(configure: { $0.acquireTimeout = .seconds(60) }) { store, database in
+            let observer = Shared(try database.connect())
             let answers = await withTaskGroup(of: Answer.self) { group in
                 for id in 1...60 {
                     group.addTask {
@@ -55,8 +56,9 @@ import Testing
                                 if id.isMultiple(of: 7) { throw Refused() }
                                 return try repositories.connection.query("SELECT txid_current() AS t")[0].decode("t", as: Int64.self)
                             }
-                            let observer = try PostgresConnection(conninfo: conninfo, logger: TestDatabase.logger)
-                            let visible = try observer.query("SELECT 1 FROM notes WHERE id = $1", [id]).count == 1
+                            let visible = observer.with { connection in
+                                (try? connection.query("SELECT 1 FROM notes WHERE id = $1", [id]).count) == 1
+                            }
                             return .committed(id: id, transaction: transaction, visibleAtOnce: visible)
                         } catch {
                             return .failed(id: id, error)
@@ -89,7 +91,7 @@ import Testing
     /// A call that meets a deadlock is rolled back to its savepoint and run again; the calls
     /// batched with it commit once.
     @Test func aCallThatMeetsADeadlockRunsAgainAlone() async throws {
-        try await withStore { store, database in
+        try await withStore(configure: { $0.acquireTimeout = .seconds(60) }) { store, database in
             try database.connect().execute(
                 """
                 CREATE FUNCTION fail_first(attempt int) RETURNS void AS $$

@@ -72,7 +72,13 @@ actor Migrations {
 
     func ensureApplied() async throws {
         guard !applied else { return }
-        let pool = ConnectionPool(configuration: .init(conninfo: try TestServer.databaseURL, size: 1), logger: TestServer.logger)
+        // Suites that start together each get here before the first has finished (the actor
+        // is reentrant at the await) and wait for the migrator's advisory lock: for as long as
+        // the first takes, which on two cores busy with a hundred suites can pass the pool's
+        // lock timeout.
+        var configuration = ConnectionPool.Configuration(conninfo: try TestServer.databaseURL, size: 1)
+        configuration.session.lockTimeout = .seconds(120)
+        let pool = ConnectionPool(configuration: configuration, logger: TestServer.logger)
         let migrator = Migrator(directory: TestServer.packageRoot.appendingPathComponent("migrations"), logger: TestServer.logger)
         try await pool.withConnection { try migrator.migrate(on: $0) }
         await pool.close()
