@@ -232,7 +232,7 @@ let package = Package(
             name: "UnitTests",
             dependencies: [
                 "ByteCoding", "CurlHTTP", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents",
-                "ParleyHTTPConventions", "ParleyPush", "ParleyStore", "ParleyTranslation", "ParleyWebhooks", "Postgres",
+                "ParleyHTTP", "ParleyHTTPConventions", "ParleyLinkPreviews", "ParleyPush", "ParleyStore", "ParleyTranslation", "ParleyWebhooks", "Postgres",
                 crypto, logging, httpTypes, nioCore,
             ]
         ),
