@@ -142,8 +142,10 @@ final class GroupCommit: Sendable {
             defer { state.queue.removeFirst(count) }
             return (Array(state.queue.prefix(count)), expired)
         }
-        let busy = PostgresError(kind: .busy, message: "a shared transaction waited longer than \(pool.waitLimits.timeout)")
-        expired.forEach { $0.handoff.finish(.failed(busy)) }
+        if !expired.isEmpty {
+            let busy = PostgresError(kind: .busy, message: "a shared transaction waited longer than \(pool.waitLimits.timeout)")
+            expired.forEach { $0.handoff.finish(.failed(busy)) }
+        }
         return batch
     }
 }
