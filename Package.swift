@@ -73,7 +73,7 @@ let package = Package(
         // All SQL of the project: one repository per aggregate.
         .target(
             name: "ParleyStore",
-            dependencies: ["ParleyCore", "Postgres", dequeModule, logging, metrics]
+            dependencies: ["ByteCoding", "ParleyCore", "Postgres", dequeModule, logging, metrics]
         ),
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(
@@ -215,7 +215,7 @@ let package = Package(
             name: "Parley",
             dependencies: [
                 "ByteCoding", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres",
-                argumentParser, hummingbird, logging, metrics, prometheus,
+                argumentParser, hummingbird, logging, metrics, nioCore, nioPosix, prometheus,
             ]
         ),
         .testTarget(

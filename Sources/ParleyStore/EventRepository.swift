@@ -66,7 +66,8 @@ public struct EventRepository {
     func flushStatement() throws -> Query<Void>? {
         let events = pending.take()
         guard !events.isEmpty else { return nil }
-        let data = try events.map { try JSONColumn.text($0.payload) }
+        let data = try events.map { try StoredMessagePayload.text(of: $0.payload) }
+        for (event, text) in zip(events, data) { EventPayloadMemo.shared.remember(event.payload, storedAs: text) }
         // The webhook category of each event (API.md §10): those the settings subscribe to are
         // queued for delivery by the same statement, so with the event's transaction.
         let categories = events.map { WebhookCategory.of($0.type, kind: $0.channelKind, payload: $0.payload) }
@@ -220,7 +221,7 @@ public struct EventRepository {
         return Event(
             eventID: try row.decode("event_id"), type: try row.decode("type"), createdAt: try row.decode("created_at"),
             channelURL: try row.decodeIfPresent("channel_url"), audience: EventAudience(rawValue: Int(audience)) ?? .users,
-            userIDs: try row.decode("user_ids"), payload: try JSONColumn.value(try row.decode("data")),
+            userIDs: try row.decode("user_ids"), payload: try EventPayloadMemo.shared.payload(storedAs: try row.decode("data")),
             exceptUserID: try row.decodeIfPresent("except_user_id"), channelKind: try row.decode("channel_type")
         )
     }
