@@ -215,7 +215,7 @@ let package = Package(
             name: "Parley",
             dependencies: [
                 "ByteCoding", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres",
-                argumentParser, hummingbird, logging, metrics, nioCore, nioPosix, prometheus,
+                argumentParser, hummingbird, logging, metrics, prometheus,
             ]
         ),
         .testTarget(

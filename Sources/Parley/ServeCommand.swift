@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
-import NIOPosix
 import ParleyContainer
 import ParleyFiles
 import ParleyHTTP
@@ -17,10 +15,6 @@ struct ServeCommand: AsyncParsableCommand {
         // A log reader that went away (a closed pipe) must not kill the server: the write fails
         // with EPIPE instead, and the line is lost.
         signal(SIGPIPE, SIG_IGN)
-        // Swift concurrency's jobs run on the event loops that do the I/O, not on a pool of
-        // their own: a request then costs no thread switch between the socket and its handler.
-        // Nothing blocks in a task (libpq, libcurl, libvips and files have threads of their own).
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let config = try loadConfig()
         let logger = makeLogger(config)
         defer { LogWriter.standardError.flush() }
