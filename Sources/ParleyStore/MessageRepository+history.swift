@@ -49,12 +49,17 @@ extension MessageRepository {
             ) side WHERE side.window_bytes - side.row_bytes < \(sql.bind(budget))
             """
         }
-        var statement = """
-            (\(side(before, "m.created_at DESC, m.message_id DESC", limit: query.prevLimit, budget: prevBudget)))
-            UNION ALL
-            (\(side(after, "m.created_at, m.message_id", limit: query.nextLimit, budget: nextBudget)))
-            """
-        if query.include { statement += "\nUNION ALL\n(SELECT \(MessageRows.columns), 0, 0 \(from) AND \(at))" }
+        // Only the parts asked for: a side with LIMIT 0 still made the plan's estimate (a LIMIT
+        // parameter counts as a tenth of the channel) so high that PostgreSQL planned the
+        // statement anew on every execution, 0.8 ms a page (issue 32).
+        var parts: [String] = []
+        if query.prevLimit > 0 {
+            parts.append(side(before, "m.created_at DESC, m.message_id DESC", limit: query.prevLimit, budget: prevBudget))
+        }
+        if query.nextLimit > 0 { parts.append(side(after, "m.created_at, m.message_id", limit: query.nextLimit, budget: nextBudget)) }
+        if query.include { parts.append("SELECT \(MessageRows.columns), 0, 0 \(from) AND \(at)") }
+        guard !parts.isEmpty else { return [] }
+        let statement = parts.map { "(\($0))" }.joined(separator: "\nUNION ALL\n")
         let messages = try MessageRows.decode(try connection.query(statement, sql.parameters))
             .sorted { ($0.createdAt, $0.messageID) < ($1.createdAt, $1.messageID) }
         return query.reverse ? messages.reversed() : messages
