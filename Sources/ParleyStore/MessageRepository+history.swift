@@ -60,8 +60,10 @@ extension MessageRepository {
         if query.include { parts.append("SELECT \(MessageRows.columns), 0, 0 \(from) AND \(at)") }
         guard !parts.isEmpty else { return [] }
         let statement = parts.map { "(\($0))" }.joined(separator: "\nUNION ALL\n")
-        let messages = try MessageRows.decode(try connection.query(statement, sql.parameters))
-            .sorted { ($0.createdAt, $0.messageID) < ($1.createdAt, $1.messageID) }
+        let rows = try MessageRows.decode(try connection.query(statement, sql.parameters))
+        // Sorted by position, not by moving the messages themselves (they are large).
+        let order = rows.indices.sorted { (rows[$0].createdAt, rows[$0].messageID) < (rows[$1].createdAt, rows[$1].messageID) }
+        let messages = order.map { rows[$0] }
         return query.reverse ? messages.reversed() : messages
     }
 
