@@ -29,10 +29,12 @@ public final class PostgresResult: RandomAccessCollection {
         PostgresRow(result: self, index: Int32(index))
     }
 
-    /// The columns' positions by name, read once: `PQfnumber` copies and case-folds the name and
-    /// compares it with each column's, on every call; for a history page (50 messages of 25
-    /// columns) that was a tenth of the server's CPU (issue 32). The first of two equal names
-    /// wins, as with `PQfnumber`, which still answers for a name not found here (a quoted one).
+    /// The columns' positions by name, read once for a result of several rows: `PQfnumber`
+    /// copies and case-folds the name and compares it with each column's, on every call; for a
+    /// history page (50 messages of 25 columns) that was a tenth of the server's CPU (issue 32).
+    /// For one row, making the table cost more than it saved (a user lookup: 7 µs). The first of
+    /// two equal names wins, as with `PQfnumber`, which still answers for a name not found here
+    /// (a quoted one).
     private lazy var positions: [String: Int32] = {
         var positions: [String: Int32] = [:]
         for column in 0..<PQnfields(handle) {
@@ -44,7 +46,7 @@ public final class PostgresResult: RandomAccessCollection {
     }()
 
     @usableFromInline func columnIndex(_ name: String) throws -> Int32 {
-        if let index = positions[name] { return index }
+        if PQntuples(handle) > 1, let index = positions[name] { return index }
         let index = PQfnumber(handle, name)
         guard index >= 0 else {
             throw PostgresError(kind: .decoding, message: "the result has no column \"\(name)\"")
