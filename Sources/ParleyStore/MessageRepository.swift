@@ -72,7 +72,7 @@ public struct MessageRepository {
             [
                 channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
                 new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
-                try JSONColumn.text(new.sortedMetaarray), memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now,
+                try Self.storedMetaarray(new.sortedMetaarray), memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now,
                 try new.file.map(JSONColumn.text), !new.isSilent && new.sendsPush
             ]
         )
@@ -81,6 +81,12 @@ public struct MessageRepository {
             isOperator: isOperator, createdAt: try written[0].decode("created_at"),
             hiddenFrom: try written[0].decodeIfPresent("hidden_from")
         )
+    }
+
+    /// A message's meta array as stored: most messages have none, and `JSONEncoder` for `[]` was
+    /// 2 % of the server's CPU under sends.
+    static func storedMetaarray(_ metaarray: [MetaArray]) throws -> String {
+        metaarray.isEmpty ? "[]" : try JSONColumn.text(metaarray)
     }
 
     /// Stores a message of an open channel: the channel row hands out its sequence number and
@@ -104,7 +110,7 @@ public struct MessageRepository {
             [
                 channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
                 new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
-                try JSONColumn.text(new.sortedMetaarray), new.isSilent, isOperator, new.dedupID, now,
+                try Self.storedMetaarray(new.sortedMetaarray), new.isSilent, isOperator, new.dedupID, now,
                 try new.file.map(JSONColumn.text)
             ]
         )
