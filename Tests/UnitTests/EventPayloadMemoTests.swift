@@ -10,8 +10,10 @@ import Testing
     /// from their defaults.
     static func fullMessage() -> Message {
         var message = Message(
-            messageID: 42, type: .file, channelURL: "c/ü", sender: BasicUser(userID: "u\"1", nickname: "Ä \\ n", profileURL: "https://x/p",
-            isActive: false),
+            messageID: 42, type: .file, channelURL: "c/ü",
+            sender: BasicUser(
+                userID: "u\"1", nickname: "Ä \\ n", profileURL: "https://x/p",
+                isActive: false),
             message: "안녕 \u{1F600} \n</script>", customType: "t", data: "{\"a\":1}", mentionType: .channel, mentionedUserIDs: ["u2", "u3"],
             sortedMetaarray: [MetaArray(key: "k", value: ["a", "b"])], isOpMsg: true, silent: true, createdAt: 1_700_000_000_123,
             updatedAt: 1_700_000_000_999, isRemoved: false, dedupID: "d-1",
