@@ -1,23 +1,22 @@
 import ParleyCore
 import ParleyStore
 
-/// A channel's metadata map (API.md §3.10, §8.2): those who read the channel's content
-/// (`ChannelContext.requireReadContent`) read it, operators and the admin write.
+/// A channel's metadata map (API.md §3.10, §8.2), read and written as `ChannelMapAccess` says.
 public struct ChannelMetadataService: Sendable {
-    let store: Store
-    let clock: Clock
+    let access: ChannelMapAccess
 
     public init(store: Store, clock: Clock) {
-        self.store = store
-        self.clock = clock
+        access = ChannelMapAccess(store: store, clock: clock)
     }
 
     public func all(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String) async throws -> [String: String] {
-        try await reading(caller, kind, channelURL) { try $0.channelMetadata(channelURL, kind: kind).all() }
+        try await access.reading(caller, kind, channelURL) { try $0.channelMetadata(channelURL, kind: kind).all() }
     }
 
     public func value(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, key: String) async throws -> String {
-        try await reading(caller, kind, channelURL) { try MetadataRules.value(of: key, in: $0.channelMetadata(channelURL, kind: kind)) }
+        try await access.reading(caller, kind, channelURL) {
+            try MetadataRules.value(of: key, in: $0.channelMetadata(channelURL, kind: kind))
+        }
     }
 
     public func create(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ map: [String: String]) async throws {
@@ -45,33 +44,17 @@ public struct ChannelMetadataService: Sendable {
         }
     }
 
-    private func reading<T: Sendable>(
-        _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ body: @escaping @Sendable (Repositories) throws -> T
-    )
-        async throws -> T
-    {
-        let now = clock.nowMillis
-        return try await store.read { repositories in
-            try ChannelContext.load(kind, channelURL, caller, repositories, forUpdate: false).requireReadContent(now: now, repositories)
-            return try body(repositories)
-        }
-    }
-
-    /// Writes with the channel row locked, so the key limit holds under concurrent writers, and
-    /// tells the members (`metadata_changed`: the values set, the keys `deleted` finds before the
-    /// write removes them).
+    /// A write, and `metadata_changed` with the values set and the keys `deleted` finds before the
+    /// write removes them.
     private func writing(
         _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, changed: [String: String] = [:],
         deleted: @escaping @Sendable (Repositories) throws -> [String] = { _ in [] },
         _ body: @escaping @Sendable (Repositories) throws -> Void
     ) async throws {
-        try await store.transaction { repositories in
-            let context = try ChannelContext.load(kind, channelURL, caller, repositories)
-            try context.access.requireManage(channelURL)
+        try await access.writing(caller, kind, channelURL) { repositories in
             let deletedKeys = try deleted(repositories)
             try body(repositories)
-            ChannelEvents.channel(
-                .metadataChanged, channelURL, kind: kind, payload: .metadata(changed: changed, deletedKeys: deletedKeys), repositories)
+            return ((), (.metadataChanged, .metadata(changed: changed, deletedKeys: deletedKeys)))
         }
     }
 }

@@ -37,6 +37,7 @@ public struct Container: Sendable {
     public let channelOperators: ChannelOperatorService
     public let channelPreferences: ChannelPreferenceService
     public let channelMetadata: ChannelMetadataService
+    public let channelMetacounters: ChannelMetacounterService
     public let messages: MessageService
     public let receipts: ReceiptService
     public let reactions: ReactionService
@@ -140,6 +141,7 @@ public struct Container: Sendable {
             channelOperators: ChannelOperatorService(store: store),
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store, clock: clock),
+            channelMetacounters: ChannelMetacounterService(store: store, clock: clock),
             messages: MessageService(
                 store: store, clock: clock, settings: settings, files: files, translator: translator, tasks: tasks, previewer: previewer,
                 previews: previews),

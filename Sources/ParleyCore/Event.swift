@@ -23,6 +23,7 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case invitationDeclined = "invitation_declined"
     case operatorsChanged = "operators_changed"
     case metadataChanged = "metadata_changed"
+    case metacounterChanged = "metacounter_changed"
     case userBanned = "user_banned"
     case userUnbanned = "user_unbanned"
     case userMuted = "user_muted"
@@ -72,6 +73,8 @@ public enum EventPayload: Sendable, Equatable, Codable {
     case users([BasicUser])
     case invitation(inviter: BasicUser?, invitees: [BasicUser])
     case metadata(changed: [String: String], deletedKeys: [String])
+    /// A channel metacounter's values after a change, and the keys deleted.
+    case metacounter(changed: [String: Int64], deletedKeys: [String])
     /// A ban or mute imposed.
     case restriction(Restriction)
     /// A ban or mute lifted: whose.

@@ -126,6 +126,15 @@ enum EventFrames {
                 json.key("deleted_keys")
                 json.array { json in deletedKeys.forEach { json.string($0) } }
             }
+        case .metacounter(let changed, let deletedKeys):
+            json.object { json in
+                json.key("metacounter")
+                json.object { json in
+                    for key in changed.keys.sorted() { json.member(key, changed[key]!) }
+                }
+                json.key("deleted_keys")
+                json.array { json in deletedKeys.forEach { json.string($0) } }
+            }
         case .restriction(let restriction):
             json.value(RestrictionDTO(restriction: restriction))
         case .user(let user):

@@ -70,6 +70,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
                 service: ChannelMetadataOfKind(service: container.channelMetadata, kind: kind),
                 ownerPath: "\(kind.pathSegment)/{channel_url}", ownerParameter: "channel_url"
             ).routes)
+        v3.addRoutes(MetacounterController(service: container.channelMetacounters, kind: kind).routes)
     }
     v3.addRoutes(files.routes)
 }

@@ -111,6 +111,25 @@ extension Dictionary: CheckedDecodable where Key == String, Value == String {
     }
 }
 
+/// A map of whole numbers (a channel's metacounter): keys as in a string map (NFC, no control
+/// characters: `field keys`), each value a whole number in 64 bits (400101 when not a number,
+/// 400111 when it has a fraction or is too large).
+public struct CounterMap: CheckedDecodable, Sendable {
+    public let values: [String: Int64]
+
+    public init(checking decoder: any Decoder) throws {
+        let field = DecodingFailure.fieldName(decoder.codingPath)
+        let container = try decoder.container(keyedBy: MapKey.self)
+        var values: [String: Int64] = [:]
+        for key in container.allKeys {
+            try key.stringValue.requireNoControlCharacters(field: "\(field) keys")
+            if try container.decodeNil(forKey: key) { throw ParleyError.wrongType("\(field) values", expected: .number) }
+            values[key.stringValue.nfc] = try Int64(checking: try container.superDecoder(forKey: key))
+        }
+        self.values = values
+    }
+}
+
 /// Any key of a JSON object whose keys are data.
 private struct MapKey: CodingKey {
     public let stringValue: String

@@ -140,6 +140,9 @@ public struct Repositories {
     public func channelMetadata(_ channelURL: String, kind: ChannelKind = .group) -> MetadataRepository {
         MetadataRepository(connection: connection, owner: kind == .group ? .groupChannel : .openChannel, ownerID: channelURL)
     }
+    public func channelMetacounter(_ channelURL: String, kind: ChannelKind) -> MetacounterRepository {
+        MetacounterRepository(connection: connection, kind: kind, channelURL: channelURL)
+    }
     public var openChannels: OpenChannelRepository { OpenChannelRepository(connection: connection) }
     public var participants: ParticipantRepository { ParticipantRepository(connection: connection) }
     public var groupChannels: GroupChannelRepository { GroupChannelRepository(connection: connection) }

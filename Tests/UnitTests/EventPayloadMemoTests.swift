@@ -52,7 +52,8 @@ import Testing
             #expect(try JSONColumn.value(text, as: EventPayload.self) == .message(stored), "\(text)")
         }
         let receipt = EventPayload.receipt(userID: "u1", ts: 1)
-        #expect(try StoredMessagePayload.text(of: receipt) == (try JSONColumn.text(receipt)))
+        // Not a message: the encoder's text (whose key order is its own), read back as the value.
+        #expect(try JSONColumn.value(try StoredMessagePayload.text(of: receipt), as: EventPayload.self) == receipt)
     }
 
     @Test func aPayloadIsTakenOnceAndOnlyMessagesAreKept() throws {
@@ -63,8 +64,9 @@ import Testing
         #expect(memo.take(text) == nil)
         #expect(try memo.payload(storedAs: text) == (try JSONColumn.value(text, as: EventPayload.self)))
         let receipt = EventPayload.receipt(userID: "u1", ts: 1)
-        memo.remember(receipt, storedAs: try JSONColumn.text(receipt))
-        #expect(memo.take(try JSONColumn.text(receipt)) == nil)
+        let receiptText = try JSONColumn.text(receipt)
+        memo.remember(receipt, storedAs: receiptText)
+        #expect(memo.take(receiptText) == nil)
     }
 
     @Test func theOldestAreForgottenPastTheCapacity() throws {

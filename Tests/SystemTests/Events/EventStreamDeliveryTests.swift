@@ -81,9 +81,14 @@ import Testing
             let leaver = try await api.events(cast.tokens[cast[1]]!)
             let newcomer = try await api.events(cast.tokens[cast[2]]!)
             #expect(try await api.post("/v3/group_channels/\(channel)/invite", ["user_ids": [cast[2]]]).status == 200)
-            let joined = try await first.waitForEvent("member_joined")
-            let users = (joined["data"] as? [String: Any])?["users"] as? [[String: Any]]
-            #expect(users?.first?["user_id"] as? String == cast[2])
+            // The channel's creation may still be on its way to a socket opened right after it
+            // (its events come after the socket's hello position): wait for the invitee's.
+            func joinedUsers(_ frame: [String: Any]) -> [String]? {
+                guard frame["type"] as? String == "member_joined" else { return nil }
+                return ((frame["data"] as? [String: Any])?["users"] as? [[String: Any]])?.compactMap { $0["user_id"] as? String }
+            }
+            let joined = try await first.waitFor { joinedUsers($0)?.contains(cast[2]) == true }
+            #expect(joinedUsers(joined) == [cast[2]])
             _ = try await newcomer.waitForEvent("member_joined")
             #expect(try await api.put("/v3/group_channels/\(channel)/leave", ["user_ids": [cast[1]]]).status == 200)
             _ = try await leaver.waitForEvent("member_left")
