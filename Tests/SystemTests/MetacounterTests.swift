@@ -37,26 +37,6 @@ import Testing
         }
     }
 
-    @Test func concurrentIncreasesAllCount() async throws {
-        try await TestServer.withAPI { api in
-            let channel = try await api.createChannel(["user_ids": [try await api.cast("mcrace", 1)[0]]])
-            let base = "/v3/group_channels/\(channel)/metacounter"
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<100 {
-                    group.addTask {
-                        let path = index % 2 == 0 ? "\(base)/likes" : base
-                        let body: [String: Any] =
-                            index % 2 == 0 ? ["value": 1, "mode": "increase"] : ["metacounter": ["likes": 1], "mode": "increase"]
-                        return try await api.put(path, body).status
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
-            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
-            #expect(try await api.get("\(base)/likes").decode([String: Int64].self) == ["likes": 100])
-        }
-    }
-
     @Test func badInputIsRefusedAndChangesNothing() async throws {
         try await TestServer.withAPI { api in
             let channel = try await api.createChannel(["user_ids": [try await api.cast("mcbad", 1)[0]]])

@@ -90,23 +90,6 @@ import Testing
         }
     }
 
-    @Test func atMostTheLimitArePinnedAlsoWhenPinnedAtOnce() async throws {
-        try await TestServer.withAPI { api in
-            let cast = try await api.cast("pinmax", 1)
-            let channel = try await api.createChannel(["user_ids": [cast[0]]])
-            let ids = try await sendMany(api, channel, 12, as: cast.session(0))
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for id in ids {
-                    group.addTask { try await api.post("/v3/group_channels/\(channel)/messages/\(id)/pin").status }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
-            #expect(statuses.filter { $0 == 200 }.count == 10, "\(statuses)")
-            #expect(statuses.filter { $0 == 409 }.count == 2, "\(statuses)")
-            #expect(Self.pins(try await api.get("/v3/group_channels/\(channel)")).ids.count == 10)
-        }
-    }
-
     @Test func anOpenChannelPinsToo() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("pinopen", 1)
