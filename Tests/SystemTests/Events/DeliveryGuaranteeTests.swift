@@ -35,11 +35,14 @@ import Testing
                 "/v3/group_channels/\(later)/messages", ["message_type": "MESG", "user_id": cast[0], "message": "later"])
             #expect(sent.status == 201)
             try await Task.sleep(for: .milliseconds(600))
-            #expect(socket.events.isEmpty, "delivered past an open gap: \(socket.events)")
+            // The channels' creation may still be on its way to the socket opened right after it
+            // (its events come after the hello's position): only what follows the gap counts.
+            func fromTheGap() -> [[String: Any]] { socket.events.filter { ($0["event_id"] as? Int ?? 0) >= Int(lateID) } }
+            #expect(fromTheGap().isEmpty, "delivered past an open gap: \(socket.events)")
             _ = try connection.execute("COMMIT")
             _ = try connection.query("SELECT pg_notify('parley_events', '')")
             _ = try await socket.waitForEvent("message_received")
-            let events = socket.events
+            let events = fromTheGap()
             #expect(events.map { $0["type"] as? String } == ["channel_frozen", "message_received"])
             #expect(events.first?["event_id"] as? Int == Int(lateID))
             #expect((events.last?["event_id"] as? Int ?? 0) > Int(lateID))
