@@ -85,9 +85,19 @@ extension PostgresConnection {
     func roundTrip(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [PostgresResult] {
         guard isHealthy else { throw PostgresError(kind: .connection, message: "the connection was left unusable") }
         statementsSinceLease += 1
-        let all = deferredStatements.map { (sql: $0, parameters: [any PostgresBindable]()) } + statements
+        let deferred = deferredStatements
         deferredStatements.removeAll()
-        // Statements new to this connection are prepared first, outside the pipeline.
+        var all = deferred.map { (sql: $0, parameters: [any PostgresBindable]()) } + statements
+        // Statements new to this connection are prepared first, outside the pipeline. A failed
+        // statement leaves its transaction refusing everything (also a prepare: 25P02) until the
+        // deferred ROLLBACK TO SAVEPOINT has run, so then, when something must be prepared, the
+        // deferred statements go first, as a query of their own (before, a failing call of a
+        // shared transaction on a fresh connection failed every call after it with 25P02).
+        let undoesAFailure = deferred.contains { $0.hasPrefix("ROLLBACK TO SAVEPOINT") }
+        if undoesAFailure && all.contains(where: { !isPrepared($0.sql) }) {
+            try execute(deferred.joined(separator: "; "))
+            all = statements
+        }
         let names = try all.map { try preparedName(for: $0.sql, parameterCount: $0.parameters.count) }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
         var finished = false

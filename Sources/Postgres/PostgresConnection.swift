@@ -109,6 +109,10 @@ public final class PostgresConnection: @unchecked Sendable {
         return try check(PQexec(handle, text))
     }
 
+    func isPrepared(_ sql: String) -> Bool {
+        preparedStatements[StatementText(sql)] != nil
+    }
+
     func preparedName(for sql: String, parameterCount: Int) throws -> String {
         useCount &+= 1
         let key = StatementText(sql)
