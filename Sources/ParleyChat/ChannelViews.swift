@@ -14,8 +14,6 @@ enum ChannelViews {
         let operators = try reader.operators(channelURLs)
         let memberships = try viewerID.map { try reader.memberships(channelURLs, userID: $0) } ?? [:]
         let lastMessages = try repositories.messages.lastMessages(channelURLs, viewerID: viewerID)
-        let pins = try repositories.pins.ids(channelURLs)
-        let lastPinned = pins.isEmpty ? [:] : try repositories.pins.lastPinned(Array(pins.keys), viewerID: viewerID)
         let details = Dictionary(
             try MessageDetails.attach(Array(lastMessages.values), repositories).map { ($0.channelURL, $0) },
             uniquingKeysWith: { first, _ in first }
@@ -23,11 +21,7 @@ enum ChannelViews {
         return channelURLs.compactMap { url in
             guard var channel = channels[url] else { return nil }
             channel.operators = operators[url] ?? []
-            var view = ChannelView(
-                channel: channel, viewerID: viewerID, membership: memberships[url], members: nil, lastMessage: details[url])
-            view.pinnedMessageIDs = pins[url] ?? []
-            view.lastPinnedMessage = lastPinned[url]
-            return view
+            return ChannelView(channel: channel, viewerID: viewerID, membership: memberships[url], members: nil, lastMessage: details[url])
         }
     }
 

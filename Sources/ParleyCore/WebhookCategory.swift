@@ -45,8 +45,7 @@ public enum WebhookCategory {
             case .participantEntered: "enter"
             case .participantExited: "exit"
             case .channelCreated: "create"
-            case .delivered, .channelHidden, .channelUnhidden, .operatorsChanged, .metadataChanged, .metacounterChanged, .messagePinned,
-                .messageUnpinned, .userBanned,
+            case .delivered, .channelHidden, .channelUnhidden, .operatorsChanged, .metadataChanged, .metacounterChanged, .userBanned,
                 .userUnbanned,
                 .userMuted, .userUnmuted, .sessionEnded, .userBlocked, .userUnblocked, .reportFiled, .rateLimitExceeded:
                 nil
