@@ -121,13 +121,14 @@ public struct EventRepository {
     /// the others are channels' hashes.
     static let lockSpace: Int32 = 0x5052_4C59
 
-    /// The transactions writing events right now (their virtual transaction ids), read from
-    /// `pg_locks`, which is not subject to snapshots: run it before the read it guards.
+    /// This database's transactions writing events now (virtual ids), from `pg_locks` (no snapshot:
+    /// run it before the read it guards; it shows the cluster, and another database's are no gap's).
     public func producers() throws -> Set<String> {
         let rows = try connection.query(
             """
             SELECT virtualtransaction FROM pg_locks
             WHERE locktype = 'advisory' AND classid = $1::oid AND objid = 0 AND objsubid = 2 AND granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
             """,
             [Int64(Self.lockSpace)]
         )
