@@ -14,14 +14,21 @@ enum ChannelViews {
         let operators = try reader.operators(channelURLs)
         let memberships = try viewerID.map { try reader.memberships(channelURLs, userID: $0) } ?? [:]
         let lastMessages = try repositories.messages.lastMessages(channelURLs, viewerID: viewerID)
+        let pinning = channels.filter { !$0.value.pinnedMessageIDs.isEmpty }.map(\.key)
+        let lastPinned = pinning.isEmpty ? [:] : try repositories.pins.lastPinned(pinning, viewerID: viewerID)
         let details = Dictionary(
             try MessageDetails.attach(Array(lastMessages.values), repositories).map { ($0.channelURL, $0) },
             uniquingKeysWith: { first, _ in first }
         )
         return channelURLs.compactMap { url in
-            guard var channel = channels[url] else { return nil }
+            guard let row = channels[url] else { return nil }
+            var channel = row.channel
             channel.operators = operators[url] ?? []
-            return ChannelView(channel: channel, viewerID: viewerID, membership: memberships[url], members: nil, lastMessage: details[url])
+            var view = ChannelView(
+                channel: channel, viewerID: viewerID, membership: memberships[url], members: nil, lastMessage: details[url])
+            view.pinnedMessageIDs = row.pinnedMessageIDs
+            view.lastPinnedMessage = lastPinned[url]
+            return view
         }
     }
 

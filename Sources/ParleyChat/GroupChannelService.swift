@@ -95,11 +95,13 @@ public struct GroupChannelService: Sendable {
                     channelURL, MemberFilter(), viewerID: viewer, after: nil, limit: Self.embeddedMemberLimit, now: clock.nowMillis
                 ).map { showsActivity ? $0.member : $0.member.withoutActivity() }
                 : nil
-            return ChannelView(
+            var shown = ChannelView(
                 channel: view.channel, viewerID: viewer, membership: view.membership, members: showMembers ? members : nil,
                 receiptMembers: members?.filter { $0.state == .joined },
                 showReadReceipt: showReadReceipt, showDeliveryReceipt: showDeliveryReceipt, lastMessage: view.lastMessage
             )
+            (shown.pinnedMessageIDs, shown.lastPinnedMessage) = (view.pinnedMessageIDs, view.lastPinnedMessage)
+            return shown
         }
     }
 

@@ -50,6 +50,10 @@ extension MessageService {
             if let removed = try repositories.messages.markRemoved(messageID, now: now) {
                 try repositories.receipts.recordRemoval(removed)
             }
+            // A deleted message is no longer pinned (API.md §13.2).
+            if try repositories.pins.unpin(channelURL, messageID) {
+                ChannelEvents.channel(.messageUnpinned, channelURL, kind: kind, payload: .messageID(messageID), repositories)
+            }
             ChannelEvents.channel(
                 .messageDeleted, channelURL, kind: kind, payload: .messageID(messageID), except: message.hiddenFrom, repositories)
             // A moderator's deletion is audited; a sender's own is not.

@@ -38,6 +38,7 @@ public struct Container: Sendable {
     public let channelPreferences: ChannelPreferenceService
     public let channelMetadata: ChannelMetadataService
     public let channelMetacounters: ChannelMetacounterService
+    public let pins: PinService
     public let messages: MessageService
     public let receipts: ReceiptService
     public let reactions: ReactionService
@@ -142,6 +143,7 @@ public struct Container: Sendable {
             channelPreferences: ChannelPreferenceService(store: store, clock: clock),
             channelMetadata: ChannelMetadataService(store: store, clock: clock),
             channelMetacounters: ChannelMetacounterService(store: store, clock: clock),
+            pins: PinService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
             messages: MessageService(
                 store: store, clock: clock, settings: settings, files: files, translator: translator, tasks: tasks, previewer: previewer,
                 previews: previews),

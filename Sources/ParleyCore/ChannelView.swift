@@ -11,6 +11,10 @@ public struct ChannelView: Sendable {
     public let showDeliveryReceipt: Bool
     /// The newest message the viewer can see.
     public let lastMessage: Message?
+    /// The pinned messages' ids, newest pin first, and the newest pinned message the viewer can
+    /// see (API.md §13.2); nil where the view was made without them (events' channels).
+    public var pinnedMessageIDs: [Int64]?
+    public var lastPinnedMessage: Message?
 
     public init(
         channel: GroupChannel, viewerID: String?, membership: Membership?, members: [Member]?,

@@ -24,6 +24,8 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case operatorsChanged = "operators_changed"
     case metadataChanged = "metadata_changed"
     case metacounterChanged = "metacounter_changed"
+    case messagePinned = "message_pinned"
+    case messageUnpinned = "message_unpinned"
     case userBanned = "user_banned"
     case userUnbanned = "user_unbanned"
     case userMuted = "user_muted"

@@ -26,6 +26,8 @@ public struct Limits: Sendable, Equatable {
     public var reactionsPerUserPerMessage = 10
     /// Reports one user may file per hour (duplicates folded into an earlier one do not count).
     public var reportsPerHour = 20
+    /// Pinned messages one channel may hold (API.md §13.2).
+    public var pinnedMessagesPerChannel = 10
     /// Session token lifetime when the request names no `expires_at`.
     public var sessionTokenLifetimeMillis: Int64 = 7 * 24 * 3600 * 1000
 

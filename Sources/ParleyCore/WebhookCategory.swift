@@ -45,7 +45,8 @@ public enum WebhookCategory {
             case .participantEntered: "enter"
             case .participantExited: "exit"
             case .channelCreated: "create"
-            case .delivered, .channelHidden, .channelUnhidden, .operatorsChanged, .metadataChanged, .metacounterChanged, .userBanned,
+            case .delivered, .channelHidden, .channelUnhidden, .operatorsChanged, .metadataChanged, .metacounterChanged, .messagePinned,
+                .messageUnpinned, .userBanned,
                 .userUnbanned,
                 .userMuted, .userUnmuted, .sessionEnded, .userBlocked, .userUnblocked, .reportFiled, .rateLimitExceeded:
                 nil

@@ -1,3 +1,4 @@
+import ByteCoding
 import HTTPTypes
 import HTTPWire
 import Hummingbird
@@ -71,8 +72,26 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
                 ownerPath: "\(kind.pathSegment)/{channel_url}", ownerParameter: "channel_url"
             ).routes)
         v3.addRoutes(MetacounterController(service: container.channelMetacounters, kind: kind).routes)
+        v3.addRoutes(PinController(pins: container.pins, kind: kind, channel: channelResource(kind, container)).routes)
     }
     v3.addRoutes(files.routes)
+}
+
+/// The channel resource of `kind` as `GET` on the channel answers it to the caller.
+private func channelResource(_ kind: ChannelKind, _ container: Container) -> @Sendable (Caller, String) async throws -> any JSONWritable {
+    let maxMessageLength = container.config.limits.messageLength
+    switch kind {
+    case .group:
+        return { caller, url in
+            ChannelDTO(
+                view: try await container.groupChannels.get(caller, url, viewerID: nil, showMembers: false),
+                maxMessageLength: maxMessageLength)
+        }
+    case .open:
+        return { caller, url in
+            OpenChannelDTO(channel: try await container.openChannels.get(caller, url), maxMessageLength: maxMessageLength)
+        }
+    }
 }
 
 /// The router with every endpoint, behind the middlewares, all taken from the container.

@@ -33,6 +33,12 @@ public struct ChannelDTO: JSONWritable {
             BasicUserDTO.writeCreatorAndOperators(channel.createdBy, channel.operators, to: &json)
             json.key("last_message")
             if let last = view.lastMessage { json.value(MessageDTO(message: last)) } else { json.null() }
+            if let pinned = view.pinnedMessageIDs {
+                json.key("pinned_message_ids")
+                json.array { json in pinned.forEach { json.int($0) } }
+                json.key("last_pinned_message")
+                if let last = view.lastPinnedMessage { json.value(MessageDTO(message: last)) } else { json.null() }
+            }
             if let members = view.members {
                 json.key("members")
                 json.array { json in members.forEach { json.value(MemberDTO(member: $0)) } }

@@ -6,25 +6,26 @@ import Postgres
 public struct GroupChannelReader {
     let connection: PostgresConnection
 
-    /// The channels with these urls (unknown ones absent), without their operators.
-    public func channels(_ channelURLs: [String]) throws -> [String: GroupChannel] {
+    /// The channels with these urls (unknown ones absent), without their operators, with their
+    /// pinned messages' ids (newest pin first).
+    public func channels(_ channelURLs: [String]) throws -> [String: (channel: GroupChannel, pinnedMessageIDs: [Int64])] {
         guard !channelURLs.isEmpty else { return [:] }
         let rows = try connection.query(
             """
             SELECT c.channel_url, c.name, c.cover_url, c.custom_type, c.data, c.is_distinct, c.is_public, c.is_super,
                 c.is_ephemeral, c.access_code_hash IS NOT NULL AS is_access_code_required, c.is_frozen, c.member_count,
-                c.joined_member_count, c.created_at, c.created_by,
+                c.joined_member_count, c.created_at, c.created_by, c.pinned_message_ids::text[] AS pinned_message_ids,
                 cu.nickname AS creator_nickname, cu.profile_url AS creator_profile_url, cu.is_active AS creator_is_active
             FROM group_channels c LEFT JOIN users cu ON cu.user_id = c.created_by
             WHERE c.channel_url = ANY($1::text[])
             """,
             [channelURLs]
         )
-        var channels: [String: GroupChannel] = [:]
+        var channels: [String: (channel: GroupChannel, pinnedMessageIDs: [Int64])] = [:]
         for row in rows {
             let url: String = try row.decode("channel_url")
             let creator = try UserRepository.creator(row)
-            channels[url] = GroupChannel(
+            let channel = GroupChannel(
                 channelURL: url, name: try row.decode("name"), coverURL: try row.decode("cover_url"),
                 customType: try row.decode("custom_type"), data: try row.decode("data"),
                 isDistinct: try row.decode("is_distinct"), isPublic: try row.decode("is_public"),
@@ -33,6 +34,7 @@ public struct GroupChannelReader {
                 memberCount: try row.decode("member_count"), joinedMemberCount: try row.decode("joined_member_count"),
                 createdAt: try row.decode("created_at"), createdBy: creator, operators: []
             )
+            channels[url] = (channel, try row.decode("pinned_message_ids", as: [String].self).compactMap { Int64($0) })
         }
         return channels
     }

@@ -143,6 +143,7 @@ public struct Repositories {
     public func channelMetacounter(_ channelURL: String, kind: ChannelKind) -> MetacounterRepository {
         MetacounterRepository(connection: connection, kind: kind, channelURL: channelURL)
     }
+    public var pins: PinRepository { PinRepository(connection: connection) }
     public var openChannels: OpenChannelRepository { OpenChannelRepository(connection: connection) }
     public var participants: ParticipantRepository { ParticipantRepository(connection: connection) }
     public var groupChannels: GroupChannelRepository { GroupChannelRepository(connection: connection) }
