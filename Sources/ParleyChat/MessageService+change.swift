@@ -49,6 +49,7 @@ extension MessageService {
             let fileIDs = try repositories.files.removeForMessage(messageID)
             if let removed = try repositories.messages.markRemoved(messageID, now: now) {
                 try repositories.receipts.recordRemoval(removed)
+                try Self.recordReplyRemoval(message, now: now, repositories)
             }
             // A deleted message is no longer pinned (API.md §13.2).
             if try repositories.pins.unpin(channelURL, messageID) {

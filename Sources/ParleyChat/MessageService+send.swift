@@ -61,6 +61,7 @@ extension MessageService {
                 try FloodProtection.admit(
                     senderID, into: kind, channelURL, limit: settings.limits.messagesPerSecond, now: now, repositories)
             }
+            let parent = try new.parentMessageID.map { try Self.replyParent($0, channelURL, senderID: new.senderID, repositories) }
             let sender = member?.user
             let isOperator = member?.isOperator ?? false
             let message: Message
@@ -110,7 +111,9 @@ extension MessageService {
             // A new message has no reactions yet: only the mentioned users' profiles to add.
             var sent = message
             sent.mentionedUsers = try repositories.users.basicUsers(new.mentionedUserIDs)
+            sent.parentMessageInfo = parent.map(ParentMessageInfo.init(of:))
             ChannelEvents.message(.messageReceived, sent, repositories)
+            if let parent, !record.isEphemeral { try Self.recordReply(sent, to: parent.messageID, repositories) }
             return (sent, true)
         }
     }

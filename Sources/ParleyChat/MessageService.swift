@@ -49,7 +49,8 @@ public struct MessageService: Sendable {
             guard let page = try repositories.messages.history(channelURL, query, viewer: viewer) else {
                 throw Self.notFound(query.anchorMessageID ?? 0)
             }
-            return try MessageDetails.attach(page, repositories)
+            let shown = try MessageDetails.attach(page, repositories)
+            return query.includeParentMessageInfo ? try Self.withParentInfo(shown, channelURL, viewer, repositories) : shown
         }
     }
 

@@ -71,10 +71,17 @@ public struct Message: Sendable, Equatable, Codable {
     public var translations: [String: String]?
     /// The preview of the first URL in the text (API.md §11.1), added after the send.
     public var ogTag: OGTag?
+    /// A reply's parent, whether it was also sent to the channel, and (filled in when asked) the
+    /// parent as it is; a parent's thread. Optional, so that events stored before threads decode.
+    public var parentMessageID: Int64?
+    public var isReplyToChannel: Bool?
+    public var parentMessageInfo: ParentMessageInfo?
+    public var threadInfo: ThreadInfo?
 
     enum CodingKeys: String, CodingKey {
         case messageID, type, channelURL, sender, message, customType, data, mentionType, mentionedUserIDs, mentionedUsers
         case sortedMetaarray, reactions, isOpMsg, silent, createdAt, updatedAt, isRemoved, dedupID, file, hiddenFrom, translations, ogTag
+        case parentMessageID, isReplyToChannel, parentMessageInfo, threadInfo
     }
 
     /// Whether the message mentions this user (by name, or everyone with a channel mention).
@@ -131,6 +138,9 @@ public struct NewMessage: Sendable {
     public var targetLanguages: [String] = []
     /// The translations done in time, stored with the message.
     public var translations: [String: String] = [:]
+    /// `parent_message_id` and `is_reply_to_channel` (API.md §13.1).
+    public var parentMessageID: Int64?
+    public var isReplyToChannel = false
 
     public init(
         type: MessageType, senderID: String?, message: String, customType: String = "", data: String = "",
@@ -202,6 +212,8 @@ public struct HistoryQuery: Sendable {
     public var includeRemoved = false
     /// The stored bytes the window may hold (`Limits.historyBytes`); 0 for no bound.
     public var maxBytes = 0
+    public var replies = ReplyFilter.none
+    public var includeParentMessageInfo = false
 
     public init(anchorTimestamp: Int64) {
         self.anchorTimestamp = anchorTimestamp
@@ -229,5 +241,8 @@ extension Message {
             updatedAt: 0, isRemoved: false, dedupID: new.dedupID, file: new.file, hiddenFrom: hiddenFrom, channelKind: channelKind
         )
         self.translations = new.translations.isEmpty ? nil : new.translations
+        if let parentID = new.parentMessageID {
+            (parentMessageID, isReplyToChannel) = (parentID, new.isReplyToChannel)
+        }
     }
 }

@@ -49,6 +49,7 @@ public struct MessageDTO: JSONWritable {
             json.field("is_removed", message.isRemoved)
             if let dedupID = message.dedupID { json.field("dedup_id", dedupID) }
             if let file = message.file { FileAttachmentDTO(file: file).writeFields(to: &json) }
+            ThreadFieldsDTO(message: message).writeFields(to: &json)
         }
     }
 }

@@ -26,6 +26,12 @@ extension MessageRepository {
         if let type = query.messageType { sql.where("m.message_type = \(sql.bind(type.rawValue))") }
         if let types = query.customTypes { sql.where("m.custom_type = ANY(\(sql.bind(types))::text[])") }
         if let senders = query.senderIDs { sql.where("m.sender_id = ANY(\(sql.bind(senders))::text[])") }
+        switch query.replies {
+        case .none: sql.where("m.parent_message_id IS NULL")
+        case .all: break
+        case .onlyReplyToChannel: sql.where("(m.parent_message_id IS NULL OR m.is_reply_to_channel)")
+        case .thread(let parentID): sql.where("m.parent_message_id = \(sql.bind(parentID))")
+        }
         // The window is the prev_limit messages before the anchor, the anchor itself when
         // `include` (the message, or every message at exactly the timestamp), and the
         // next_limit messages after it; a message anchor splits on (created_at, message_id).

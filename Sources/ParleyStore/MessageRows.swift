@@ -9,7 +9,8 @@ enum MessageRows {
         COALESCE(su.is_active, false) AS sender_is_active, m.message, m.custom_type, m.data, m.mention_type,
         m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
         m.created_at, m.updated_at, m.is_removed, m.file::text AS file, m.hidden_from, m.channel_type, vb.blocker_id IS NOT NULL AS sender_blocked,
-        m.translations::text AS translations, m.og_tag::text AS og_tag
+        m.translations::text AS translations, m.og_tag::text AS og_tag, m.parent_message_id, m.is_reply_to_channel,
+        m.reply_count, m.last_replied_at, m.thread_updated_at, m.most_replies::text AS most_replies
         """
 
     /// About what a message row holds, in bytes, for the history's byte budget: its texts as
@@ -33,6 +34,13 @@ enum MessageRows {
     /// admin, NULL, sees them all).
     static func visible(to viewer: String, alias: String = "m") -> String {
         "(\(alias).hidden_from IS NULL OR \(viewer)::text IS NULL OR \(alias).hidden_from <> \(viewer)::text)"
+    }
+
+    /// A parent's thread, once it has had a reply (`thread_updated_at` is then set).
+    private static func threadInfo(_ row: PostgresRow, updatedAt: Int64) throws -> ThreadInfo {
+        ThreadInfo(
+            replyCount: try row.decode("reply_count"), lastRepliedAt: try row.decode("last_replied_at"), updatedAt: updatedAt,
+            mostReplies: try row.decodeIfPresent("most_replies", as: String.self).map { try JSONColumn.value($0) } ?? [])
     }
 
     static func decode(_ rows: PostgresResult) throws -> [Message] {
@@ -61,6 +69,11 @@ enum MessageRows {
             message.isSenderBlockedByViewer = try row.decode("sender_blocked")
             message.translations = try row.decodeIfPresent("translations", as: String.self).map { try JSONColumn.value($0) }
             message.ogTag = try row.decodeIfPresent("og_tag", as: String.self).map { try JSONColumn.value($0) }
+            if let parentID: Int64 = try row.decodeIfPresent("parent_message_id") {
+                (message.parentMessageID, message.isReplyToChannel) = (parentID, try row.decode("is_reply_to_channel"))
+            }
+            let threadUpdatedAt: Int64 = try row.decode("thread_updated_at")
+            if threadUpdatedAt > 0 { message.threadInfo = try threadInfo(row, updatedAt: threadUpdatedAt) }
             return message
         }
     }

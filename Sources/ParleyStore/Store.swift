@@ -144,6 +144,7 @@ public struct Repositories {
         MetacounterRepository(connection: connection, kind: kind, channelURL: channelURL)
     }
     public var pins: PinRepository { PinRepository(connection: connection) }
+    public var threads: ThreadRepository { ThreadRepository(connection: connection) }
     public var openChannels: OpenChannelRepository { OpenChannelRepository(connection: connection) }
     public var participants: ParticipantRepository { ParticipantRepository(connection: connection) }
     public var groupChannels: GroupChannelRepository { GroupChannelRepository(connection: connection) }

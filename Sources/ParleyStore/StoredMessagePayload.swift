@@ -79,6 +79,37 @@ enum StoredMessagePayload {
                 json.key("ogTag")
                 write(ogTag, to: &json)
             }
+            writeThread(of: message, to: &json)
+        }
+    }
+
+    private static func writeThread(of message: Message, to json: inout JSONWriter) {
+        if let parentID = message.parentMessageID { json.field("parentMessageID", parentID) }
+        if let isReplyToChannel = message.isReplyToChannel { json.field("isReplyToChannel", isReplyToChannel) }
+        if let parent = message.parentMessageInfo {
+            json.key("parentMessageInfo")
+            json.object { json in
+                json.field("messageID", parent.messageID)
+                json.field("message", parent.message)
+                json.field("type", parent.type.rawValue)
+                if let sender = parent.sender {
+                    json.key("sender")
+                    write(sender, to: &json)
+                }
+                json.field("createdAt", parent.createdAt)
+                json.field("customType", parent.customType)
+                json.field("isRemoved", parent.isRemoved)
+            }
+        }
+        if let thread = message.threadInfo {
+            json.key("threadInfo")
+            json.object { json in
+                json.field("replyCount", thread.replyCount)
+                json.field("lastRepliedAt", thread.lastRepliedAt)
+                json.field("updatedAt", thread.updatedAt)
+                json.key("mostReplies")
+                json.array { json in thread.mostReplies.forEach { write($0, to: &json) } }
+            }
         }
     }
 

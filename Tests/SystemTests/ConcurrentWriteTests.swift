@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Bursts of concurrent writes into one channel that must all count, or stop exactly at a limit
-/// (API.md §13.2, §13.6). `scripts/test` runs it in the conversation phase, not beside the event
+/// (API.md §13.1, §13.2, §13.6). `scripts/test` runs it in the conversation phase, not beside the event
 /// stream suites: a hundred requests at once into one in-process server held up the others'
 /// event streams (they share the process's threads), and those waited for their frames in vain.
 @Suite struct ConcurrentWriteTests: MessageFixtures {
@@ -23,6 +23,50 @@ import Testing
             }
             #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
             #expect(try await api.get("\(base)/likes").decode([String: Int64].self) == ["likes": 100])
+        }
+    }
+
+    /// Replies and deletions of replies at once: the parent's `thread_info` is exactly what the
+    /// thread holds afterwards (API.md §13.1).
+    @Test func concurrentRepliesAndDeletesKeepTheThreadExact() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("thrace", 5)
+            let channel = try await api.createChannel(["user_ids": (0..<5).map { cast[$0] }])
+            let parent = try await sendMany(api, channel, 1, as: cast.session(0))[0]
+            let path = "/v3/group_channels/\(channel)/messages"
+            var early: [Int] = []
+            for index in 0..<30 {
+                early.append(
+                    try await ThreadTests.reply(api, channel, to: parent, "e\(index)", as: cast.session(index % 5))["message_id"] as! Int)
+            }
+            let statuses = try await Self.replyBurst(
+                api, path, parent: parent, senders: (0..<3).map { cast.session($0) }, deleting: Array(early.prefix(20)))
+            #expect(statuses.filter { $0 == 201 }.count == 100, "\(statuses)")
+            #expect(statuses.filter { $0 == 200 }.count == 20, "\(statuses)")
+            let listed = try await api.get("\(path)/\(parent)/thread?message_ts=0&next_limit=200&prev_limit=0")
+            let replies = listed.rawJSON["messages"] as? [[String: Any]] ?? []
+            #expect(replies.count == 110)
+            let thread = ThreadTests.threadInfo(listed.rawJSON["parent_message"] as? [String: Any])
+            #expect(thread["reply_count"] as? Int == replies.count)
+            #expect(thread["last_replied_at"] as? Int == replies.compactMap { $0["created_at"] as? Int }.max())
+            let counts = Dictionary(replies.map { (($0["user"] as? [String: Any])?["user_id"] as? String ?? "", 1) }, uniquingKeysWith: +)
+            let most = (thread["most_replies"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
+            #expect(Set(most) == Set(counts.keys))
+            #expect(most.map { counts[$0] ?? 0 } == most.map { counts[$0] ?? 0 }.sorted(by: >), "\(most) \(counts)")
+        }
+    }
+
+    /// A hundred replies to `parent` and the deletion of `deleting`, all at once; their statuses.
+    static func replyBurst(_ api: API, _ path: String, parent: Int, senders: [Credential], deleting: [Int]) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    try await api.post(path, ["message": "c\(index)", "parent_message_id": parent], as: senders[index % senders.count])
+                        .status
+                }
+            }
+            for id in deleting { group.addTask { try await api.delete("\(path)/\(id)").status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
     }
 

@@ -26,6 +26,12 @@ import Testing
         message.isSenderBlockedByViewer = true
         message.translations = ["ko": "안녕", "ja": "こんにちは"]
         message.ogTag = OGTag(url: "https://e/x", title: "T", description: nil, image: OGTag.Image(url: "https://e/i", width: 1, height: 2))
+        (message.parentMessageID, message.isReplyToChannel) = (41, true)
+        var parent = message
+        (parent.messageID, parent.message, parent.customType) = (41, "the parent", "q")
+        message.parentMessageInfo = ParentMessageInfo(of: parent)
+        let replier = BasicUser(userID: "u3", nickname: "Three", profileURL: "", isActive: false)
+        message.threadInfo = ThreadInfo(replyCount: 7, lastRepliedAt: 99, updatedAt: 100, mostReplies: [replier])
         return message
     }
 

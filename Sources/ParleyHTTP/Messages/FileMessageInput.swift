@@ -27,6 +27,11 @@ struct FileMessageInput {
             isSilent: try bool(fields, "is_silent") ?? false
         )
         message.sendsPush = try bool(fields, "send_push") ?? true
+        let parentID = try fields["parent_message_id"].map { text in
+            guard let id = Int64(text) else { throw ParleyError.invalidValue("parent_message_id", "must be a message id") }
+            return id
+        }
+        try MessageFieldRules.reply(to: parentID, toChannel: try bool(fields, "is_reply_to_channel"), &message)
         let boxes = try boxes(fields)
         let fileName = try fields["file_name"].map { try Validation.fileName($0) }
         let fileType = try fields["file_type"].map { try Validation.mediaType($0, field: "file_type") }

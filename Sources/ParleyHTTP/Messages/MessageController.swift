@@ -24,6 +24,7 @@ struct MessageController {
         routes.put(RouterPath(base + "/{message_id}"), use: update)
         routes.delete(RouterPath(base + "/{message_id}"), use: delete)
         routes.post(RouterPath(base + "/{message_id}/translation"), use: translate)
+        routes.get(RouterPath(base + "/{message_id}/thread"), use: thread)
         return routes
     }
 
@@ -54,25 +55,22 @@ struct MessageController {
 
     @Sendable func history(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
-        var history = HistoryQuery(anchorTimestamp: try query.int64("message_ts") ?? clock.nowMillis)
-        if let id = try query.int64("message_id"), id > 0 { history.anchorMessageID = id }
-        history.prevLimit = try query.int("prev_limit", default: 15, range: 0...200)
-        history.nextLimit = try query.int("next_limit", default: 15, range: 0...200)
-        history.include = try query.bool("include", default: true)
-        history.reverse = try query.bool("reverse", default: false)
-        history.messageType = try query.string("message_type").map { text in
-            guard let type = MessageType(rawValue: text) else {
-                throw ParleyError.invalidValue("message_type", "must be MESG, FILE or ADMM")
-            }
-            return type
-        }
-        history.customTypes = query.list("custom_types")
-        history.senderIDs = query.list("sender_ids")
-        history.includeRemoved = try query.bool("include_removed", default: false)
+        var history = try HistoryParameters.read(query, now: clock.nowMillis)
+        history.replies = try HistoryParameters.replyFilter(query)
         let page = try await messages.history(
             context.caller, kind, try context.pathParameter("channel_url"), history, viewerID: try query.userID()
         )
         return JSONResponse.make(MessageListDTO(messages: page))
+    }
+
+    /// A thread's replies (API.md §13.1), paged like history, with their parent.
+    @Sendable func thread(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let history = try HistoryParameters.read(query, now: clock.nowMillis)
+        let (parent, replies) = try await messages.thread(
+            context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), history, viewerID: try query.userID()
+        )
+        return JSONResponse.make(MessageListDTO(messages: replies, parent: parent))
     }
 
     @Sendable func totalCount(_ request: Request, _ context: CallerContext) async throws -> Response {

@@ -22,6 +22,8 @@ struct NewMessageBody: Decodable {
     var isSilent: Bool?
     @Checked var sendPush: Bool?
     @Checked var targetLangs: [String]?
+    @Checked var parentMessageID: Int64?
+    @Checked var isReplyToChannel: Bool?
 
     enum CodingKeys: String, CodingKey {
         case messageType = "message_type"
@@ -40,6 +42,8 @@ struct NewMessageBody: Decodable {
         case isSilent = "is_silent"
         case sendPush = "send_push"
         case targetLangs = "target_langs"
+        case parentMessageID = "parent_message_id"
+        case isReplyToChannel = "is_reply_to_channel"
     }
 
     /// The message to send; a session caller sends as themself unless the body names the sender.
@@ -72,6 +76,7 @@ struct NewMessageBody: Decodable {
         )
         new.targetLanguages = try MessageFieldRules.targetLanguages(targetLangs) ?? []
         new.sendsPush = sendPush ?? true
+        try MessageFieldRules.reply(to: parentMessageID, toChannel: isReplyToChannel, &new)
         return new
     }
 
@@ -137,6 +142,13 @@ enum MessageFieldRules {
             guard let type = MentionType(rawValue: text) else { throw ParleyError.invalidValue("mention_type", "must be users or channel") }
             return type
         }
+    }
+
+    /// `parent_message_id` (0 or absent: no reply) and `is_reply_to_channel` (API.md §13.1).
+    static func reply(to parentID: Int64?, toChannel: Bool?, _ new: inout NewMessage) throws {
+        guard let parentID, parentID != 0 else { return }
+        guard parentID > 0 else { throw ParleyError.invalidValue("parent_message_id", "must be a message id") }
+        (new.parentMessageID, new.isReplyToChannel) = (parentID, toChannel ?? false)
     }
 
     static func mentionedUserIDs(_ ids: [String]?) throws -> [String]? {
