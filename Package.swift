@@ -48,10 +48,7 @@ let package = Package(
     targets: [
         // The owner of every task that outlives the call starting it: logged failures, bounded
         // waiting at shutdown.
-        .target(
-            name: "OwnedTasks",
-            dependencies: [logging, serviceLifecycle]
-        ),
+        .target(name: "OwnedTasks", dependencies: [logging, serviceLifecycle]),
         // libpq, found through pkg-config; the only C library the database layer needs.
         .systemLibrary(
             name: "CLibPQ",
@@ -88,7 +85,10 @@ let package = Package(
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
-            dependencies: ["OwnedTasks", "ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration", "ParleyTranslation", "ParleyLinkPreviews"]
+            dependencies: [
+                "OwnedTasks", "ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration", "ParleyTranslation", "ParleyLinkPreviews",
+                logging, serviceLifecycle,
+            ]
         ),
         // libvips, found through pkg-config: decodes and thumbnails images.
         .systemLibrary(

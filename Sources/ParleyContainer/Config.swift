@@ -3,6 +3,7 @@ import Foundation
 import HTTPWire
 import Logging
 import OutboundPolicy
+import ParleyChat
 import ParleyCore
 import ParleyEvents
 import ParleyFiles
@@ -62,6 +63,7 @@ public struct Config: Sendable {
     public var webhookDelivery = WebhookDeliverySettings()
     /// API.md §12.6: how pushes are delivered.
     public var push = PushSettings()
+    public var scheduledDelivery = ScheduledDeliverySettings()
     /// API.md §12.5: the push providers.
     public var pushProviders = PushProviderSettings()
     /// API.md §11.1: link previews (`PARLEY_LINK_PREVIEWS`).
@@ -190,6 +192,7 @@ public struct Config: Sendable {
         config.appID = environment["PARLEY_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.appID
         try readFairness(into: &config, reader)
         try readPush(into: &config, reader)
+        try readScheduling(into: &config, reader)
         return config
     }
 

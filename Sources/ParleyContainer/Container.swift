@@ -39,6 +39,7 @@ public struct Container: Sendable {
     public let channelMetadata: ChannelMetadataService
     public let channelMetacounters: ChannelMetacounterService
     public let pins: PinService
+    public let scheduledMessages: ScheduledMessageService
     public let messages: MessageService
     public let receipts: ReceiptService
     public let reactions: ReactionService
@@ -123,6 +124,11 @@ public struct Container: Sendable {
         let pushDispatcher = PushDispatcher(
             store: store, providers: pushProviders, settings: config.push, clock: clock, fileBaseURL: config.resolvedPublicURL,
             fileKeys: fileAuthKeys, appID: config.appID, logger: logger)
+        let messages = MessageService(
+            store: store, clock: clock, settings: settings, files: files, translator: translator, tasks: tasks, previewer: previewer,
+            previews: previews)
+        let scheduledDelivery = ScheduledMessageDelivery(
+            store: store, clock: clock, messages: messages, settings: config.scheduledDelivery, logger: logger)
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
             tasks: tasks)
@@ -144,9 +150,9 @@ public struct Container: Sendable {
             channelMetadata: ChannelMetadataService(store: store, clock: clock),
             channelMetacounters: ChannelMetacounterService(store: store, clock: clock),
             pins: PinService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
-            messages: MessageService(
-                store: store, clock: clock, settings: settings, files: files, translator: translator, tasks: tasks, previewer: previewer,
-                previews: previews),
+            scheduledMessages: ScheduledMessageService(
+                store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, delivery: scheduledDelivery),
+            messages: messages,
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock, limits: config.limits),
             metaarrays: MetaArrayService(store: store, clock: clock),
@@ -170,7 +176,9 @@ public struct Container: Sendable {
             metricsRegistry: metricsRegistry,
             services: [
                 pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher, previews,
-                OutboundHTTP(client: outbound), pushDispatcher, tasks
+                OutboundHTTP(client: outbound), pushDispatcher,
+                ScheduledMessageDispatcher(store: store, delivery: scheduledDelivery, settings: config.scheduledDelivery, logger: logger),
+                tasks
             ],
             shutdown: {
                 await tasks.drain(within: tasks.shutdownGrace)

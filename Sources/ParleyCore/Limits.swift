@@ -28,6 +28,10 @@ public struct Limits: Sendable, Equatable {
     public var reportsPerHour = 20
     /// Pinned messages one channel may hold (API.md §13.2).
     public var pinnedMessagesPerChannel = 10
+    /// How far ahead a message may be scheduled, and how many may wait in one channel (API.md §13.3).
+    public var scheduleMinLeadMillis: Int64 = 5 * 60_000
+    public var scheduleMaxLeadMillis: Int64 = 30 * 24 * 3_600_000
+    public var scheduledPerChannel = 100
     /// Session token lifetime when the request names no `expires_at`.
     public var sessionTokenLifetimeMillis: Int64 = 7 * 24 * 3600 * 1000
 

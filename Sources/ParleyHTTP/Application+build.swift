@@ -74,6 +74,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
         v3.addRoutes(MetacounterController(service: container.channelMetacounters, kind: kind).routes)
         v3.addRoutes(PinController(pins: container.pins, kind: kind, channel: channelResource(kind, container)).routes)
     }
+    v3.addRoutes(ScheduledMessageController(scheduled: container.scheduledMessages, limits: limits).routes)
     v3.addRoutes(files.routes)
 }
 

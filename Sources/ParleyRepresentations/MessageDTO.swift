@@ -28,16 +28,7 @@ public struct MessageDTO: JSONWritable {
             json.field("mention_type", message.mentionType.rawValue)
             json.key("mentioned_users")
             json.array { json in message.mentionedUsers.forEach { json.value(BasicUserDTO(user: $0)) } }
-            json.key("sorted_metaarray")
-            json.array { json in
-                for entry in message.sortedMetaarray {
-                    json.object { json in
-                        json.field("key", entry.key)
-                        json.key("value")
-                        json.array { json in entry.value.forEach { json.string($0) } }
-                    }
-                }
-            }
+            MetaArrayDTO.writeField(message.sortedMetaarray, to: &json)
             json.key("reactions")
             json.array { json in message.reactions.forEach { json.value(ReactionDTO(reaction: $0)) } }
             json.field("translations", message.translations ?? [:])
@@ -50,6 +41,22 @@ public struct MessageDTO: JSONWritable {
             if let dedupID = message.dedupID { json.field("dedup_id", dedupID) }
             if let file = message.file { FileAttachmentDTO(file: file).writeFields(to: &json) }
             ThreadFieldsDTO(message: message).writeFields(to: &json)
+        }
+    }
+}
+
+/// `sorted_metaarray`: `[{ key, value: [...] }]`, in order.
+enum MetaArrayDTO {
+    static func writeField(_ metaarray: [MetaArray], to json: inout JSONWriter) {
+        json.key("sorted_metaarray")
+        json.array { json in
+            for entry in metaarray {
+                json.object { json in
+                    json.field("key", entry.key)
+                    json.key("value")
+                    json.array { json in entry.value.forEach { json.string($0) } }
+                }
+            }
         }
     }
 }

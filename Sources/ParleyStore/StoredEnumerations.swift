@@ -8,3 +8,4 @@ extension MentionType: PostgresDecodable {}
 extension MemberState: PostgresDecodable {}
 extension HiddenState: PostgresDecodable {}
 extension ChannelKind: PostgresDecodable {}
+extension ScheduledStatus: PostgresDecodable {}

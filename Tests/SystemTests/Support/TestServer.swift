@@ -39,6 +39,9 @@ enum TestServer {
         // Each server stores uploads in a folder of its own.
         config.fileDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
         config.publicURL = "http://files.test"
+        // Hundreds of servers run at once on one database: their scheduled-message polls stay
+        // rare unless a test of them asks for more.
+        config.scheduledDelivery.pollInterval = .seconds(2)
         adjust(&config)
         return config
     }
@@ -52,12 +55,16 @@ enum TestServer {
     /// Runs `body` with a client of a freshly started server; the schema is migrated first.
     static func withAPI(
         _ adjust: (inout Config) -> Void = { _ in },
-        clock: Clock = .system,
+        clock: Clock? = nil,
         logger: Logger = TestServer.logger,
         _ body: @escaping @Sendable (API) async throws -> Void
     ) async throws {
         try await Migrations.shared.ensureApplied()
-        let container = try Container.live(config: try config(adjust), logger: logger, clock: clock)
+        var config = try config(adjust)
+        // A server on a clock of its own would send the common database's scheduled messages
+        // with its times and rules of its time.
+        if clock != nil { config.scheduledDelivery.enabled = false }
+        let container = try Container.live(config: config, logger: logger, clock: clock ?? .system)
         let app = buildApplication(container: container)
         try await app.test(.live) { client in
             try await body(API(client: client))
