@@ -2,12 +2,13 @@ import ParleyCore
 import ParleyStore
 
 /// Completes messages read from their rows with what other tables hold: each message's reactions
-/// and its mentioned users' profiles, one query each for a whole page.
+/// its mentioned users' profiles and its poll, one query each for a whole page.
 enum MessageDetails {
     static func attach(_ messages: [Message], _ repositories: Repositories) throws -> [Message] {
         guard !messages.isEmpty else { return messages }
         var messages = messages
         let reactions = try repositories.reactions.reactions(messages.map(\.messageID))
+        let polls = try repositories.polls.polls(messages.compactMap(\.pollID))
         let mentioned = Set(messages.flatMap(\.mentionedUserIDs))
         let users = Dictionary(
             try repositories.users.basicUsers(Array(mentioned)).map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first }
@@ -15,6 +16,7 @@ enum MessageDetails {
         for index in messages.indices {
             messages[index].reactions = reactions[messages[index].messageID] ?? []
             messages[index].mentionedUsers = messages[index].mentionedUserIDs.compactMap { users[$0] }
+            messages[index].poll = messages[index].pollID.flatMap { polls[$0] }
         }
         return messages
     }

@@ -62,6 +62,9 @@ extension MessageService {
                     senderID, into: kind, channelURL, limit: settings.limits.messagesPerSecond, now: now, repositories)
             }
             let parent = try new.parentMessageID.map { try Self.replyParent($0, channelURL, senderID: new.senderID, repositories) }
+            let poll = try new.pollID.map {
+                try Self.pollToCarry($0, channelURL, kind, senderID: new.senderID, caller, ephemeral: record.isEphemeral, repositories)
+            }
             let sender = member?.user
             let isOperator = member?.isOperator ?? false
             let message: Message
@@ -114,6 +117,7 @@ extension MessageService {
             sent.parentMessageInfo = parent.map(ParentMessageInfo.init(of:))
             ChannelEvents.message(.messageReceived, sent, repositories)
             if let parent, !record.isEphemeral { try Self.recordReply(sent, to: parent.messageID, repositories) }
+            if let poll { sent.poll = try Self.carry(poll, in: sent, now: now, repositories) }
             return (sent, true)
         }
     }

@@ -31,6 +31,7 @@ public struct ScheduledMessageService: Sendable {
         guard content.type == .user || content.targetLanguages.isEmpty else {
             throw ParleyError.invalidValue("target_langs", "only user messages (MESG) are translated")
         }
+        guard content.pollID == nil else { throw ParleyError.invalidValue("poll_id", "a scheduled message carries no poll") }
         guard content.dedupID == nil else {
             throw ParleyError.invalidValue("dedup_id", "a scheduled message's send carries its own")
         }

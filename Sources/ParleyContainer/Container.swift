@@ -40,6 +40,8 @@ public struct Container: Sendable {
     public let channelMetacounters: ChannelMetacounterService
     public let pins: PinService
     public let scheduledMessages: ScheduledMessageService
+    public let polls: PollService
+    public let messageSearch: MessageSearchService
     public let messages: MessageService
     public let receipts: ReceiptService
     public let reactions: ReactionService
@@ -152,6 +154,8 @@ public struct Container: Sendable {
             pins: PinService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
             scheduledMessages: ScheduledMessageService(
                 store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, delivery: scheduledDelivery),
+            polls: PollService(store: store, clock: clock, pageTokens: pageTokens),
+            messageSearch: MessageSearchService(store: store, pageTokens: pageTokens),
             messages: messages,
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock, limits: config.limits),

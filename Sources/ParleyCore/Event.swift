@@ -26,6 +26,9 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case metacounterChanged = "metacounter_changed"
     case messagePinned = "message_pinned"
     case messageUnpinned = "message_unpinned"
+    case pollUpdated = "poll_updated"
+    case pollVoted = "poll_voted"
+    case pollDeleted = "poll_deleted"
     case userBanned = "user_banned"
     case userUnbanned = "user_unbanned"
     case userMuted = "user_muted"
@@ -84,6 +87,9 @@ public enum EventPayload: Sendable, Equatable, Codable {
     /// Who blocked or unblocked whom.
     case block(blocker: BasicUser, blockees: [BasicUser])
     case report(Report)
+    /// A poll after a change or a vote (API.md §13.4), and a deleted poll's id.
+    case poll(Poll)
+    case pollID(Int64)
     case nothing
 }
 

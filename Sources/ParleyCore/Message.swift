@@ -77,11 +77,15 @@ public struct Message: Sendable, Equatable, Codable {
     public var isReplyToChannel: Bool?
     public var parentMessageInfo: ParentMessageInfo?
     public var threadInfo: ThreadInfo?
+    /// The poll it carries (API.md §13.4): its id as stored and in events; the poll itself is
+    /// filled in for the reader (`MessageDetails`), never stored with an event.
+    public var pollID: Int64?
+    public var poll: Poll?
 
     enum CodingKeys: String, CodingKey {
         case messageID, type, channelURL, sender, message, customType, data, mentionType, mentionedUserIDs, mentionedUsers
         case sortedMetaarray, reactions, isOpMsg, silent, createdAt, updatedAt, isRemoved, dedupID, file, hiddenFrom, translations, ogTag
-        case parentMessageID, isReplyToChannel, parentMessageInfo, threadInfo
+        case parentMessageID, isReplyToChannel, parentMessageInfo, threadInfo, pollID
     }
 
     /// Whether the message mentions this user (by name, or everyone with a channel mention).
@@ -141,6 +145,8 @@ public struct NewMessage: Sendable {
     /// `parent_message_id` and `is_reply_to_channel` (API.md §13.1).
     public var parentMessageID: Int64?
     public var isReplyToChannel = false
+    /// `poll_id`: the poll the message carries (API.md §13.4).
+    public var pollID: Int64?
 
     public init(
         type: MessageType, senderID: String?, message: String, customType: String = "", data: String = "",
@@ -181,45 +187,6 @@ public struct MessageUpdate: Sendable {
     }
 }
 
-/// Who reads a channel's messages: `userID` (nil for the admin reading as nobody) sees the
-/// messages sent at or after `visibleFrom` (history option, reset history, hidden previous
-/// messages) that are not hidden from them by a block.
-public struct MessageViewer: Sendable {
-    public let userID: String?
-    public let visibleFrom: Int64
-
-    public init(userID: String?, visibleFrom: Int64) {
-        self.userID = userID
-        self.visibleFrom = visibleFrom
-    }
-
-    /// The admin, who sees everything.
-    public static let everything = MessageViewer(userID: nil, visibleFrom: 0)
-}
-
-/// A history window (API.md §4.3) around an anchor timestamp or message.
-public struct HistoryQuery: Sendable {
-    public var anchorTimestamp: Int64
-    /// A positive message id anchors the window on that message instead of the timestamp.
-    public var anchorMessageID: Int64?
-    public var prevLimit = 15
-    public var nextLimit = 15
-    public var include = true
-    public var reverse = false
-    public var messageType: MessageType?
-    public var customTypes: [String]?
-    public var senderIDs: [String]?
-    public var includeRemoved = false
-    /// The stored bytes the window may hold (`Limits.historyBytes`); 0 for no bound.
-    public var maxBytes = 0
-    public var replies = ReplyFilter.none
-    public var includeParentMessageInfo = false
-
-    public init(anchorTimestamp: Int64) {
-        self.anchorTimestamp = anchorTimestamp
-    }
-}
-
 extension Validation {
     public static let maxDedupIDLength = 64
     public static let maxMentionedUsers = 10
@@ -244,5 +211,6 @@ extension Message {
         if let parentID = new.parentMessageID {
             (parentMessageID, isReplyToChannel) = (parentID, new.isReplyToChannel)
         }
+        pollID = new.pollID
     }
 }

@@ -46,7 +46,7 @@ public enum WebhookCategory {
             case .participantExited: "exit"
             case .channelCreated: "create"
             case .delivered, .channelHidden, .channelUnhidden, .operatorsChanged, .metadataChanged, .metacounterChanged, .messagePinned,
-                .messageUnpinned, .userBanned,
+                .messageUnpinned, .pollUpdated, .pollVoted, .pollDeleted, .userBanned,
                 .userUnbanned,
                 .userMuted, .userUnmuted, .sessionEnded, .userBlocked, .userUnblocked, .reportFiled, .rateLimitExceeded:
                 nil

@@ -135,6 +135,10 @@ enum EventFrames {
                 json.key("deleted_keys")
                 json.array { json in deletedKeys.forEach { json.string($0) } }
             }
+        case .poll(let poll):
+            json.value(PollDTO(poll: poll))
+        case .pollID(let pollID):
+            json.object { json in json.field("poll_id", pollID) }
         case .restriction(let restriction):
             json.value(RestrictionDTO(restriction: restriction))
         case .user(let user):

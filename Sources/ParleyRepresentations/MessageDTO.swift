@@ -41,6 +41,8 @@ public struct MessageDTO: JSONWritable {
             if let dedupID = message.dedupID { json.field("dedup_id", dedupID) }
             if let file = message.file { FileAttachmentDTO(file: file).writeFields(to: &json) }
             ThreadFieldsDTO(message: message).writeFields(to: &json)
+            if let pollID = message.pollID { json.field("poll_id", pollID) }
+            if let poll = message.poll { json.field("poll", PollDTO(poll: poll)) }
         }
     }
 }

@@ -45,9 +45,9 @@ public struct MessageRepository {
             ), inserted AS (
                 INSERT INTO messages (message_id, channel_url, seq, counted_seq, message_type, sender_id, sender_nickname,
                     sender_profile_url, message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent,
-                    is_op_msg, dedup_id, created_at, file, hidden_from, parent_message_id, is_reply_to_channel)
+                    is_op_msg, dedup_id, created_at, file, hidden_from, parent_message_id, is_reply_to_channel, poll_id)
                 SELECT nextval('message_ids'), $1, channel.message_seq, channel.counted_seq, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-                    $11::jsonb, $13, $14, $15, channel.last_message_at, $17::jsonb, (SELECT user_id FROM blocker), $19::bigint, $20
+                    $11::jsonb, $13, $14, $15, channel.last_message_at, $17::jsonb, (SELECT user_id FROM blocker), $19::bigint, $20, $21::bigint
                 FROM channel
                 RETURNING message_id, counted_seq, created_at, hidden_from
             ), members AS (
@@ -73,7 +73,8 @@ public struct MessageRepository {
                 channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
                 new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
                 try Self.storedMetaarray(new.sortedMetaarray), memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now,
-                try new.file.map(JSONColumn.text), !new.isSilent && new.sendsPush, new.parentMessageID, new.isReplyToChannel
+                try new.file.map(JSONColumn.text), !new.isSilent && new.sendsPush, new.parentMessageID, new.isReplyToChannel,
+                new.pollID
             ]
         )
         return Message(
@@ -101,9 +102,9 @@ public struct MessageRepository {
             )
             INSERT INTO messages (message_id, channel_url, channel_type, seq, counted_seq, message_type, sender_id, sender_nickname,
                 sender_profile_url, message, custom_type, data, mention_type, mentioned_user_ids, sorted_metaarray, is_silent,
-                is_op_msg, dedup_id, created_at, file, parent_message_id, is_reply_to_channel)
+                is_op_msg, dedup_id, created_at, file, parent_message_id, is_reply_to_channel, poll_id)
             SELECT nextval('message_ids'), $1, 'open', channel.message_seq, 0, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-                $11::jsonb, $12, $13, $14, channel.last_message_at, $16::jsonb, $17::bigint, $18
+                $11::jsonb, $12, $13, $14, channel.last_message_at, $16::jsonb, $17::bigint, $18, $19::bigint
             FROM channel
             RETURNING message_id, created_at
             """,
@@ -111,7 +112,7 @@ public struct MessageRepository {
                 channelURL, new.type.rawValue, sender?.userID, sender?.nickname ?? "", sender?.profileURL ?? "",
                 new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
                 try Self.storedMetaarray(new.sortedMetaarray), new.isSilent, isOperator, new.dedupID, now,
-                try new.file.map(JSONColumn.text), new.parentMessageID, new.isReplyToChannel
+                try new.file.map(JSONColumn.text), new.parentMessageID, new.isReplyToChannel, new.pollID
             ]
         )
         return Message(

@@ -10,7 +10,7 @@ enum MessageRows {
         m.mentioned_user_ids, m.sorted_metaarray::text AS sorted_metaarray, m.is_silent, m.is_op_msg, m.dedup_id,
         m.created_at, m.updated_at, m.is_removed, m.file::text AS file, m.hidden_from, m.channel_type, vb.blocker_id IS NOT NULL AS sender_blocked,
         m.translations::text AS translations, m.og_tag::text AS og_tag, m.parent_message_id, m.is_reply_to_channel,
-        m.reply_count, m.last_replied_at, m.thread_updated_at, m.most_replies::text AS most_replies
+        m.reply_count, m.last_replied_at, m.thread_updated_at, m.most_replies::text AS most_replies, m.poll_id
         """
 
     /// About what a message row holds, in bytes, for the history's byte budget: its texts as
@@ -72,6 +72,7 @@ enum MessageRows {
             if let parentID: Int64 = try row.decodeIfPresent("parent_message_id") {
                 (message.parentMessageID, message.isReplyToChannel) = (parentID, try row.decode("is_reply_to_channel"))
             }
+            message.pollID = try row.decodeIfPresent("poll_id")
             let threadUpdatedAt: Int64 = try row.decode("thread_updated_at")
             if threadUpdatedAt > 0 { message.threadInfo = try threadInfo(row, updatedAt: threadUpdatedAt) }
             return message

@@ -146,6 +146,8 @@ public struct Repositories {
     public var pins: PinRepository { PinRepository(connection: connection) }
     public var threads: ThreadRepository { ThreadRepository(connection: connection) }
     public var scheduledMessages: ScheduledMessageRepository { ScheduledMessageRepository(connection: connection) }
+    public var polls: PollRepository { PollRepository(connection: connection) }
+    public var search: SearchRepository { SearchRepository(connection: connection) }
     public var openChannels: OpenChannelRepository { OpenChannelRepository(connection: connection) }
     public var participants: ParticipantRepository { ParticipantRepository(connection: connection) }
     public var groupChannels: GroupChannelRepository { GroupChannelRepository(connection: connection) }

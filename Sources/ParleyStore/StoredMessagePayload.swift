@@ -86,6 +86,7 @@ enum StoredMessagePayload {
     private static func writeThread(of message: Message, to json: inout JSONWriter) {
         if let parentID = message.parentMessageID { json.field("parentMessageID", parentID) }
         if let isReplyToChannel = message.isReplyToChannel { json.field("isReplyToChannel", isReplyToChannel) }
+        if let pollID = message.pollID { json.field("pollID", pollID) }
         if let parent = message.parentMessageInfo {
             json.key("parentMessageInfo")
             json.object { json in

@@ -120,7 +120,7 @@ public enum WebhookPayload {
         case .user(let user) where delivery.eventType == .rateLimitExceeded:
             json.field("user", UserJSON(user: user))
             json.field("alerted_at", delivery.eventCreatedAt)
-        case .metadata, .metacounter, .restriction, .user:
+        case .metadata, .metacounter, .restriction, .user, .poll, .pollID:
             break
         }
     }

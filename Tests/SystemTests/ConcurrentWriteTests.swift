@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Bursts of concurrent writes into one channel that must all count, or stop exactly at a limit
-/// (API.md §13.1, §13.2, §13.6). `scripts/test` runs it in the conversation phase, not beside the event
+/// (API.md §13.1, §13.2, §13.4, §13.6). `scripts/test` runs it in the conversation phase, not beside the event
 /// stream suites: a hundred requests at once into one in-process server held up the others'
 /// event streams (they share the process's threads), and those waited for their frames in vain.
 @Suite struct ConcurrentWriteTests: MessageFixtures {
@@ -53,6 +53,38 @@ import Testing
             let most = (thread["most_replies"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
             #expect(Set(most) == Set(counts.keys))
             #expect(most.map { counts[$0] ?? 0 } == most.map { counts[$0] ?? 0 }.sorted(by: >), "\(most) \(counts)")
+        }
+    }
+
+    /// Fifty members vote at once, then all change their votes at once: the counts are exact.
+    @Test func concurrentVotesCountExactly() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("pollrace", 50)
+            let channel = try await api.createChannel(["user_ids": (0..<50).map { cast[$0] }])
+            let poll = try await PollTests.pollInChannel(api, channel, by: cast.session(0))
+            let (pollID, options) = (poll["id"] as? Int ?? 0, PollTests.optionIDs(poll))
+            let voters = (0..<50).map { cast.session($0) }
+            let first = try await Self.voteBurst(api, pollID, voters) { [options[$0 % 3]] }
+            #expect(first.allSatisfy { $0 == 200 }, "\(first)")
+            var shown = try await api.get("/v3/polls/\(pollID)").rawJSON
+            #expect(PollTests.counts(shown) == [17, 17, 16])
+            #expect(shown["voter_count"] as? Int == 50)
+            let second = try await Self.voteBurst(api, pollID, voters) { $0 % 5 == 0 ? [] : [options[0]] }
+            #expect(second.allSatisfy { $0 == 200 }, "\(second)")
+            shown = try await api.get("/v3/polls/\(pollID)").rawJSON
+            #expect(PollTests.counts(shown) == [40, 0, 0])
+            #expect(shown["voter_count"] as? Int == 40)
+        }
+    }
+
+    static func voteBurst(_ api: API, _ pollID: Int, _ voters: [Credential], _ choice: @escaping @Sendable (Int) -> [Int]) async throws
+        -> [Int]
+    {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in voters.indices {
+                group.addTask { try await api.put("/v3/polls/\(pollID)/vote", ["option_ids": choice(index)], as: voters[index]).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
     }
 

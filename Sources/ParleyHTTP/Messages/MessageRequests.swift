@@ -24,6 +24,7 @@ struct NewMessageBody: Decodable {
     @Checked var targetLangs: [String]?
     @Checked var parentMessageID: Int64?
     @Checked var isReplyToChannel: Bool?
+    @Checked var pollID: Int64?
 
     enum CodingKeys: String, CodingKey {
         case messageType = "message_type"
@@ -44,6 +45,7 @@ struct NewMessageBody: Decodable {
         case targetLangs = "target_langs"
         case parentMessageID = "parent_message_id"
         case isReplyToChannel = "is_reply_to_channel"
+        case pollID = "poll_id"
     }
 
     /// The message to send; a session caller sends as themself unless the body names the sender.
@@ -77,6 +79,10 @@ struct NewMessageBody: Decodable {
         new.targetLanguages = try MessageFieldRules.targetLanguages(targetLangs) ?? []
         new.sendsPush = sendPush ?? true
         try MessageFieldRules.reply(to: parentMessageID, toChannel: isReplyToChannel, &new)
+        if let pollID, pollID != 0 {
+            guard pollID > 0, type == .user else { throw ParleyError.invalidValue("poll_id", "a user message (MESG) carries a poll") }
+            new.pollID = pollID
+        }
         return new
     }
 

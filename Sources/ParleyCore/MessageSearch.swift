@@ -1,0 +1,69 @@
+/// A message search (API.md §13.5).
+public struct MessageSearch: Sendable {
+    public var query: String
+    public var channelURL: String?
+    public var customType: String?
+    public var senderID: String?
+    public var from: Int64?
+    public var to: Int64?
+    public var byScore = false
+    /// The text must hold the query as it is (letter case aside), not only its words.
+    public var exactMatch = false
+    /// The query in web search syntax: `"a phrase"`, `or`, `-word`.
+    public var advanced = false
+
+    public init(query: String) {
+        self.query = query
+    }
+
+    /// The query as `to_tsquery` text: every word must match (stemmed by the configuration), a
+    /// run of Chinese, Japanese or Korean characters as a phrase of consecutive characters (the
+    /// stored text has each of them spaced out, see migration 0033). Every operand is quoted, so
+    /// no character of the query is tsquery syntax.
+    public var tsquery: String {
+        var operands: [String] = []
+        var word = ""
+        var run: [Character] = []
+        func flush() {
+            if !word.isEmpty { operands.append(Self.quoted(word)) }
+            if !run.isEmpty { operands.append(run.map { Self.quoted(String($0)) }.joined(separator: " <-> ")) }
+            word = ""
+            run = []
+        }
+        for character in query {
+            if Self.isCJK(character) {
+                if !word.isEmpty { flush() }
+                run.append(character)
+            } else if character.isLetter || character.isNumber {
+                if !run.isEmpty { flush() }
+                word.append(character)
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return operands.map { "(\($0))" }.joined(separator: " & ")
+    }
+
+    /// `'text'`, its quotes doubled and backslashes escaped: one operand, whatever it holds.
+    static func quoted(_ text: String) -> String {
+        var quoted = "'"
+        for character in text {
+            if character == "'" || character == "\\" { quoted.append(character) }
+            quoted.append(character)
+        }
+        return quoted + "'"
+    }
+
+    /// The characters migration 0033 spaces out: Hangul, kana, CJK ideographs.
+    public static func isCJK(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        switch scalar.value {
+        case 0x1100...0x11FF, 0x3040...0x30FF, 0x3130...0x318F, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF,
+            0xFF66...0xFF9F:
+            return true
+        default:
+            return false
+        }
+    }
+}
