@@ -5,8 +5,10 @@ import Postgres
 public struct SearchRepository {
     let connection: PostgresConnection
 
-    /// The indexed expression, exactly as the index has it (else the planner cannot use it).
+    /// The indexed expression and the index's condition, exactly as the index has them (else
+    /// the planner cannot use it).
     static let document = "to_tsvector('english'::regconfig, parley_search_text(m.message))"
+    static let indexed = "octet_length(m.message) <= 20000"
 
     /// The messages matching `search` that `viewerID` may read (nil: the admin, every message):
     /// those of the group channels they are a joined member of, from their reset history and
@@ -21,6 +23,7 @@ public struct SearchRepository {
             ? "websearch_to_tsquery('english'::regconfig, parley_search_text(\(text)::text))"
             : "to_tsquery('english'::regconfig, \(text)::text)"
         sql.where("\(Self.document) @@ \(query)")
+        sql.where(Self.indexed)
         sql.where("NOT m.is_removed")
         sql.where(MessageRows.visible(to: viewer))
         var from = MessageRows.from(viewer: viewer)
