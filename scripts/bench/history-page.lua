@@ -5,6 +5,8 @@
 local token = os.getenv("PARLEY_API_TOKEN")
 local channel = os.getenv("BENCH_CHANNEL") or "h1m"
 local count = tonumber(os.getenv("BENCH_MESSAGES") or "1000000")
+-- More query parameters, e.g. "&include_reply_type=ALL".
+local extra = os.getenv("BENCH_QUERY_EXTRA") or ""
 local requests = {}
 
 init = function(args)
@@ -12,7 +14,7 @@ init = function(args)
   for n = 1, 1000 do
     local ts = 1700000000000 + math.random(51, count)
     requests[n] = wrk.format("GET", "/v3/group_channels/" .. channel .. "/messages?message_ts=" .. ts
-      .. "&prev_limit=50&next_limit=0&user_id=u1", { ["Api-Token"] = token })
+      .. "&prev_limit=50&next_limit=0&user_id=u1" .. extra, { ["Api-Token"] = token })
   end
 end
 
