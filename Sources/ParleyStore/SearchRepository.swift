@@ -33,6 +33,9 @@ public struct SearchRepository {
                 """
             sql.where("m.created_at >= GREATEST(v.ts_message_offset, v.messages_hidden_before)")
         }
+        if !search.advanced {
+            for run in search.cjkRuns { sql.where("strpos(m.message, \(sql.bind(run))) > 0") }
+        }
         if search.exactMatch { sql.where("strpos(lower(m.message), lower(\(sql.bind(search.query)))) > 0") }
         if let url = search.channelURL { sql.where("m.channel_url = \(sql.bind(url))") }
         if let type = search.customType { sql.where("m.custom_type = \(sql.bind(type))") }

@@ -28,6 +28,9 @@ import Testing
             #expect(try await Self.search(api, "住んで", as: reader) == ["東京都に住んでいます"])
             #expect(try await Self.search(api, "run", as: reader) == ["I was running late"])
             #expect(try await Self.search(api, "京大", as: reader).isEmpty)
+            // Both characters are in it, but not together in this order.
+            #expect(try await Self.search(api, "都京", as: reader).isEmpty)
+            #expect(try await Self.search(api, "교학", as: reader).isEmpty)
             // An edit is found by its new text at once, not by its old one.
             let apple = try await api.get("\(path)?message_ts=0&next_limit=10&prev_limit=0").rawJSON["messages"] as? [[String: Any]]
             let appleID = apple?.last?["message_id"] as? Int ?? 0
