@@ -1,8 +1,8 @@
 -- Message search (API.md §13.5), in any language, with PostgreSQL's full-text search. Words are
 -- stemmed as English ("running" finds "run"); Chinese, Japanese and Korean text has no spaces
--- between words, so each of its characters is spaced out into a token of its own and a query's
--- CJK run becomes a phrase of consecutive characters: any substring is found, a two-syllable
--- Korean word in the middle of a sentence too. The index is on the message's current text, so
+-- between words, so each of its characters is spaced out into a token of its own; a query's CJK
+-- run asks the index for all its characters and the text for the run itself (SearchRepository):
+-- any substring is found, a two-syllable Korean word in the middle of a sentence too. The index is on the message's current text, so
 -- an edit is found by its new text in its own transaction, and a deletion (which empties the
 -- text) is never found. Texts up to 20,000 bytes are indexed, every message of the default
 -- length limit (5,000 characters): a server that allows longer ones does not make every send of
