@@ -36,11 +36,10 @@ extension MessageService {
     public func thread(
         _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ parentID: Int64, _ query: HistoryQuery, viewerID: String?
     ) async throws -> (parent: Message, replies: [Message]) {
-        if query.includeRemoved { try caller.requireAdmin() }
-        let named = try caller.viewer(named: viewerID)
+        let (limited, named) = try bounded(query, caller, viewerID: viewerID)
+        var query = limited
+        query.replies = .thread(parentID: parentID)
         let now = clock.nowMillis
-        var query = query
-        (query.maxBytes, query.replies) = (settings.limits.historyBytes, .thread(parentID: parentID))
         return try await store.read { [query] repositories in
             let viewer = try Self.viewer(kind, channelURL, caller, named, now: now, repositories)
             guard let parent = try repositories.messages.find(channelURL, parentID, viewerID: viewer.userID) else {
@@ -49,10 +48,7 @@ extension MessageService {
             guard parent.parentMessageID == nil else {
                 throw ParleyError.invalidValue("message_id", "message \(parentID) is a reply; replies have no thread")
             }
-            guard let page = try repositories.messages.history(channelURL, query, viewer: viewer) else {
-                throw Self.notFound(query.anchorMessageID ?? 0)
-            }
-            var replies = try MessageDetails.attach(page, repositories)
+            var replies = try Self.window(channelURL, query, viewer, repositories)
             if query.includeParentMessageInfo {
                 for index in replies.indices { replies[index].parentMessageInfo = ParentMessageInfo(of: parent) }
             }

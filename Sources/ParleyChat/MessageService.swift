@@ -39,19 +39,32 @@ public struct MessageService: Sendable {
     public func history(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ query: HistoryQuery, viewerID: String?) async throws
         -> [Message]
     {
-        if query.includeRemoved { try caller.requireAdmin() }
-        let viewer = try caller.viewer(named: viewerID)
+        let (query, named) = try bounded(query, caller, viewerID: viewerID)
         let now = clock.nowMillis
-        var query = query
-        query.maxBytes = settings.limits.historyBytes
-        return try await store.read { [query] repositories in
-            let viewer = try Self.viewer(kind, channelURL, caller, viewer, now: now, repositories)
-            guard let page = try repositories.messages.history(channelURL, query, viewer: viewer) else {
-                throw Self.notFound(query.anchorMessageID ?? 0)
-            }
-            let shown = try MessageDetails.attach(page, repositories)
+        return try await store.read { repositories in
+            let viewer = try Self.viewer(kind, channelURL, caller, named, now: now, repositories)
+            let shown = try Self.window(channelURL, query, viewer, repositories)
             return query.includeParentMessageInfo ? try Self.withParentInfo(shown, channelURL, viewer, repositories) : shown
         }
+    }
+
+    /// The query within the byte budget, and whose view it is: only the admin asks for removed
+    /// messages, a session user reads as themself.
+    func bounded(_ query: HistoryQuery, _ caller: Caller, viewerID: String?) throws -> (HistoryQuery, String?) {
+        if query.includeRemoved { try caller.requireAdmin() }
+        var query = query
+        query.maxBytes = settings.limits.historyBytes
+        return (query, try caller.viewer(named: viewerID))
+    }
+
+    /// A window's messages with their details; 404 when its anchor message is not in the channel.
+    static func window(_ channelURL: String, _ query: HistoryQuery, _ viewer: MessageViewer, _ repositories: Repositories) throws
+        -> [Message]
+    {
+        guard let page = try repositories.messages.history(channelURL, query, viewer: viewer) else {
+            throw notFound(query.anchorMessageID ?? 0)
+        }
+        return try MessageDetails.attach(page, repositories)
     }
 
     public func totalCount(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, viewerID: String?) async throws -> Int {
