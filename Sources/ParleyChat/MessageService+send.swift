@@ -53,7 +53,10 @@ extension MessageService {
         return try await store.sharedTransaction(lockOrder: channelURL) { [lateTranslations] repositories in
             let (record, member) = try Self.authorizeSend(caller, kind, channelURL, senderID: new.senderID, now: now, repositories)
             if !record.isEphemeral, let existing = try Self.earlierSend(channelURL, new, now: now, repositories) {
-                if let fileID = new.file?.fileID { repositories.afterCommit { await files.discard(fileID) } }
+                // A scheduled upload's retry carries the very file the first attempt's message holds.
+                if let fileID = new.file?.fileID, existing.file?.fileID != fileID {
+                    repositories.afterCommit { await files.discard(fileID) }
+                }
                 return (existing, false)
             }
             // Retries found above do not count; the admin is exempt.

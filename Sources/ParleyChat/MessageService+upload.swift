@@ -23,6 +23,18 @@ public struct FileMessageForm: Sendable {
     }
 }
 
+extension FileMessageForm {
+    /// The FILE message, holding the stored upload: the type the request gave, else the sniffed one.
+    func message(holding stored: StoredUpload) -> NewMessage {
+        var new = message
+        new.file = FileAttachment(
+            fileID: stored.fileID, name: fileName, type: fileType ?? stored.detectedType ?? "application/octet-stream",
+            size: stored.size, requireAuth: requireAuth, thumbnails: stored.thumbnails
+        )
+        return new
+    }
+}
+
 /// An upload as the transport received it: the file (streamed into storage, not yet finished)
 /// and the rest of the form.
 public struct ReceivedFile: Sendable {
@@ -50,14 +62,8 @@ extension MessageService {
         let received = try await receive()
         let form = received.form
         let stored = try await files.finish(received.upload, thumbnailBoxes: form.thumbnailBoxes, owner: form.message.senderID ?? "")
-        var new = form.message
-        new.file = FileAttachment(
-            fileID: stored.fileID, name: form.fileName,
-            type: form.fileType ?? stored.detectedType ?? "application/octet-stream",
-            size: stored.size, requireAuth: form.requireAuth, thumbnails: stored.thumbnails
-        )
         do {
-            return try await send(caller, kind, channelURL, new)
+            return try await send(caller, kind, channelURL, form.message(holding: stored))
         } catch {
             await files.discard(stored.fileID)
             throw error

@@ -49,7 +49,9 @@ public struct OpenChannelService: Sendable {
             guard position.count == 2, let createdAt = Int64(position[0]) else { throw ParleyError.invalidPageToken }
             return (createdAt, position[1])
         }
-        let rows = try await store.read { try $0.openChannels.list(filter, after: after, limit: limit + 1) }
+        let rows = try await store.read { repositories in
+            try Self.withLastPins(try repositories.openChannels.list(filter, after: after, limit: limit + 1), repositories)
+        }
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? pageTokens.encode(scope: scope, position: ["\(page.last!.createdAt)", page.last!.channelURL]) : ""
         return Page(items: page, next: next)
@@ -139,7 +141,21 @@ public struct OpenChannelService: Sendable {
         guard let channel = try repositories.openChannels.channels([channelURL])[channelURL] else {
             throw ChannelAccess.notFound(channelURL)
         }
-        return channel
+        return try withLastPins([channel], repositories)[0]
+    }
+
+    /// The channels with their newest pinned message (one query for those with pins).
+    static func withLastPins(_ channels: [OpenChannel], _ repositories: Repositories) throws -> [OpenChannel] {
+        let pinning = channels.filter { !($0.pinnedMessageIDs?.isEmpty ?? true) }.map(\.channelURL)
+        guard !pinning.isEmpty else { return channels }
+        let lastPinned = try repositories.pins.lastPinned(pinning, viewerID: nil)
+        let details = Dictionary(
+            try MessageDetails.attach(Array(lastPinned.values), repositories).map { ($0.channelURL, $0) }, uniquingKeysWith: { a, _ in a })
+        return channels.map { channel in
+            var channel = channel
+            channel.lastPinnedMessage = details[channel.channelURL]
+            return channel
+        }
     }
 
     private static func operatorsChanged(_ channelURL: String, _ repositories: Repositories) throws {

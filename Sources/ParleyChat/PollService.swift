@@ -11,11 +11,13 @@ public struct PollService: Sendable {
     let store: Store
     let clock: Clock
     let pageTokens: PageTokenCodec
+    let limits: Limits
 
-    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec) {
+    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec, limits: Limits) {
         self.store = store
         self.clock = clock
         self.pageTokens = pageTokens
+        self.limits = limits
     }
 
     public func create(_ caller: Caller, _ new: NewPoll) async throws -> Poll {
@@ -73,8 +75,8 @@ public struct PollService: Sendable {
     public func addOption(_ caller: Caller, _ pollID: Int64, text: String, createdBy: String?) async throws -> Poll {
         if let creator = createdBy { try caller.requireActingAs(creator) }
         return try await changing(caller, pollID, mayMembers: true) { poll, now, repositories in
-            guard poll.options.count < Validation.maxPollOptions else {
-                throw ParleyError.tooMany("A poll has at most \(Validation.maxPollOptions) options.")
+            guard poll.options.count < limits.pollOptions else {
+                throw ParleyError.tooMany("A poll has at most \(limits.pollOptions) options.")
             }
             guard !poll.isClosed(at: now) else { throw ParleyError.invalidValue("poll_id", "the poll is closed") }
             _ = try repositories.polls.addOption(pollID, text: text, createdBy: createdBy ?? caller.userID, now: now)

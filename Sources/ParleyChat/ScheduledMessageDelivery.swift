@@ -57,19 +57,35 @@ public struct ScheduledMessageDelivery: Sendable {
             let now = clock.nowMillis
             let refusal = liveRefusal.status == 404 ? await plainer(liveRefusal, scheduled, now: now) : liveRefusal
             do {
-                try await store.transaction {
-                    try $0.scheduledMessages.markFailed(id, code: refusal.code, reason: refusal.message, now: now)
-                }
+                return try await fail(scheduled, refusal, now: now)
             } catch {
                 logger.warning("recording a scheduled message's failure failed", metadata: ["id": "\(id)", "error": "\(error)"])
+                return .failed(refusal)
             }
-            return .failed(refusal)
         } catch {
             let delay = settings.retryDelay.milliseconds
             logger.notice("a scheduled message is tried again", metadata: ["id": "\(id)", "error": "\(error)"])
             try? await store.transaction { try $0.scheduledMessages.release(id, delay: delay) }
             return .later
         }
+    }
+
+    /// Records the refusal, unless an earlier attempt's send committed after all (its instance
+    /// died before recording it, and the sender was refused since): that message stands. An
+    /// uploaded file that no message took is deleted.
+    private func fail(_ scheduled: ScheduledMessage, _ refusal: ParleyError, now: Int64) async throws -> Outcome {
+        let id = scheduled.scheduledMessageID
+        let outcome = try await store.transaction { repositories -> Outcome in
+            let messageDedup = repositories.messageDedup
+            if let sent = try messageDedup.made(scheduled.channelURL, senderID: scheduled.sender.userID, dedupID: scheduled.dedupID) {
+                try repositories.scheduledMessages.markSent(id, messageID: sent, now: now)
+                return .sent(messageID: sent)
+            }
+            return try repositories.scheduledMessages.markFailed(id, code: refusal.code, reason: refusal.message, now: now)
+                ? .failed(refusal) : .later
+        }
+        if case .failed = outcome, let fileID = scheduled.content.file?.fileID { await messages.files.discard(fileID) }
+        return outcome
     }
 
     /// A sender who left a private channel, or was banned from it, no longer sees it: the live

@@ -81,13 +81,15 @@ public struct ScheduledMessageService: Sendable {
     /// Cancels a pending message (400111 once it is no longer pending, or while it is being sent).
     public func cancel(_ caller: Caller, _ channelURL: String, _ id: Int64) async throws -> ScheduledMessage {
         let now = clock.nowMillis
-        return try await store.transaction { repositories in
+        let canceled = try await store.transaction { repositories in
             _ = try Self.pending(caller, channelURL, id, repositories)
             guard try repositories.scheduledMessages.cancel(id, now: now) else {
                 throw ParleyError.invalidValue("scheduled_message_id", "the message is being sent")
             }
             return try Self.visible(caller, channelURL, id, repositories)
         }
+        await discardFile(of: canceled)
+        return canceled
     }
 
     /// Sends a pending message now, by the same path as at its time: the message, or the refusal
@@ -127,7 +129,7 @@ public struct ScheduledMessageService: Sendable {
         return own
     }
 
-    private func requireLead(_ scheduledAt: Int64, now: Int64) throws {
+    func requireLead(_ scheduledAt: Int64, now: Int64) throws {
         let (earliest, latest) = (now + limits.scheduleMinLeadMillis, now + limits.scheduleMaxLeadMillis)
         guard (earliest...latest).contains(scheduledAt) else {
             throw ParleyError.invalidValue(

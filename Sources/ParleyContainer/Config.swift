@@ -141,8 +141,6 @@ public struct Config: Sendable {
         limits.jsonBodyBytes = try reader.int("PARLEY_MAX_JSON_BODY_BYTES", default: limits.jsonBodyBytes)
         limits.messagesPerSecond = try reader.int("PARLEY_FLOOD_MESSAGES_PER_SECOND", default: limits.messagesPerSecond, range: 0...10_000)
         limits.reportsPerHour = try reader.int("PARLEY_REPORTS_PER_HOUR", default: limits.reportsPerHour, range: 0...100_000)
-        limits.pinnedMessagesPerChannel = try reader.int(
-            "PARLEY_MAX_PINNED_MESSAGES", default: limits.pinnedMessagesPerChannel, range: 1...1_000)
         limits.historyBytes = try reader.int("PARLEY_MAX_HISTORY_BYTES", default: limits.historyBytes, range: 65_536...(1 << 30))
         limits.reactionKeysPerMessage = try reader.int(
             "PARLEY_MAX_REACTION_KEYS_PER_MESSAGE", default: limits.reactionKeysPerMessage, range: 1...10_000)
@@ -192,7 +190,7 @@ public struct Config: Sendable {
         config.appID = environment["PARLEY_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.appID
         try readFairness(into: &config, reader)
         try readPush(into: &config, reader)
-        try readScheduling(into: &config, reader)
+        try readConversations(into: &config, reader)
         return config
     }
 

@@ -154,7 +154,7 @@ public struct Container: Sendable {
             pins: PinService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens),
             scheduledMessages: ScheduledMessageService(
                 store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, delivery: scheduledDelivery),
-            polls: PollService(store: store, clock: clock, pageTokens: pageTokens),
+            polls: PollService(store: store, clock: clock, pageTokens: pageTokens, limits: config.limits),
             messageSearch: MessageSearchService(store: store, pageTokens: pageTokens),
             messages: messages,
             receipts: ReceiptService(store: store, clock: clock),

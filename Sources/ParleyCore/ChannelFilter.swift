@@ -54,6 +54,8 @@ public struct ChannelFilter: Sendable, Equatable {
     public var createdBefore: Int64?
     public var order: ChannelOrder = .latestLastMessage
     public var metadataOrderKey: String?
+    public var metadata: MetadataFilter?
+    public var metacounter: MetacounterFilter?
 
     public init() {}
 
@@ -73,6 +75,35 @@ public struct ChannelFilter: Sendable, Equatable {
         parts.append(createdBefore.map { String($0) } ?? "-")
         parts.append(order.rawValue)
         parts.append(metadataOrderKey ?? "-")
+        parts.append(metadata.map { "\($0)" } ?? "-")
+        parts.append(metacounter.map { "\($0)" } ?? "-")
         return parts.joined(separator: "|")
+    }
+}
+
+/// Channels whose metadata holds `key` (Sendbird's `metadata_key`), with one of `values`
+/// (`metadata_values`) or a value starting with `prefix` (`metadata_value_startswith`).
+public struct MetadataFilter: Sendable, Equatable {
+    public var key: String
+    public var values: [String]?
+    public var prefix: String?
+
+    public init(key: String, values: [String]? = nil, prefix: String? = nil) {
+        (self.key, self.values, self.prefix) = (key, values, prefix)
+    }
+}
+
+/// Channels whose metacounters hold `key` (Sendbird's `metacounter_key`), with one of `values`
+/// (`metacounter_values`) and within the bounds given (`metacounter_value_gt`, `_gte`, `_lt`, `_lte`).
+public struct MetacounterFilter: Sendable, Equatable {
+    public var key: String
+    public var values: [Int64]?
+    public var greaterThan: Int64?
+    public var atLeast: Int64?
+    public var lessThan: Int64?
+    public var atMost: Int64?
+
+    public init(key: String) {
+        self.key = key
     }
 }

@@ -32,6 +32,10 @@ public struct Limits: Sendable, Equatable {
     public var scheduleMinLeadMillis: Int64 = 5 * 60_000
     public var scheduleMaxLeadMillis: Int64 = 30 * 24 * 3_600_000
     public var scheduledPerChannel = 100
+    /// Options one poll may have (API.md §13.4): every message carrying it carries them all.
+    public var pollOptions = 20
+    /// Characters of a search query (API.md §13.5): each word is a term of the index query.
+    public var searchQueryLength = 200
     /// Session token lifetime when the request names no `expires_at`.
     public var sessionTokenLifetimeMillis: Int64 = 7 * 24 * 3600 * 1000
 

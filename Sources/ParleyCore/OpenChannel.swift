@@ -11,6 +11,14 @@ public struct OpenChannel: Sendable, Equatable, Codable {
     public var createdAt: Int64
     public var createdBy: BasicUser?
     public var operators: [BasicUser]
+    /// The pinned message ids, newest pin first, and the newest pinned message (API.md §13.2):
+    /// on the channel resource, not in events (nil there, and not coded).
+    public var pinnedMessageIDs: [Int64]?
+    public var lastPinnedMessage: Message?
+
+    enum CodingKeys: String, CodingKey {
+        case channelURL, name, coverURL, customType, data, isEphemeral, freeze, participantCount, createdAt, createdBy, operators
+    }
 
     public init(
         channelURL: String, name: String, coverURL: String, customType: String, data: String, isEphemeral: Bool, freeze: Bool,

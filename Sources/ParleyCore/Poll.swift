@@ -93,7 +93,13 @@ public struct PollUpdate: Sendable {
 }
 
 extension Validation {
-    public static let maxPollOptions = 20
     public static let maxPollTitleLength = 2_000
     public static let maxPollOptionLength = 2_000
+}
+
+/// Which polls `GET /v3/polls` lists.
+public enum PollListScope: Sendable, Equatable {
+    case channel(url: String, kind: ChannelKind)
+    case createdBy(String)
+    case all
 }

@@ -74,9 +74,9 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
         v3.addRoutes(MetacounterController(service: container.channelMetacounters, kind: kind).routes)
         v3.addRoutes(PinController(pins: container.pins, kind: kind, channel: channelResource(kind, container)).routes)
     }
-    v3.addRoutes(ScheduledMessageController(scheduled: container.scheduledMessages, limits: limits).routes)
+    v3.addRoutes(ScheduledMessageController(scheduled: container.scheduledMessages, files: container.files, limits: limits).routes)
     v3.addRoutes(PollController(polls: container.polls, limits: limits, clock: container.clock).routes)
-    v3.addRoutes(SearchController(search: container.messageSearch).routes)
+    v3.addRoutes(SearchController(search: container.messageSearch, limits: limits).routes)
     v3.addRoutes(files.routes)
 }
 

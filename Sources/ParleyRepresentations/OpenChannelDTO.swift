@@ -26,6 +26,12 @@ public struct OpenChannelDTO: JSONWritable {
             json.field("max_length_message", maxMessageLength)
             json.field("created_at", channel.createdAt)
             BasicUserDTO.writeCreatorAndOperators(channel.createdBy, channel.operators, to: &json)
+            if let pinned = channel.pinnedMessageIDs {
+                json.key("pinned_message_ids")
+                json.array { json in pinned.forEach { json.int($0) } }
+                json.key("last_pinned_message")
+                if let last = channel.lastPinnedMessage { json.value(MessageDTO(message: last)) } else { json.null() }
+            }
         }
     }
 }

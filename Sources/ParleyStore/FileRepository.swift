@@ -67,9 +67,17 @@ public struct FileRepository {
         return try rows.map { try $0.decode("file_id") }
     }
 
-    /// The ids among `fileIDs` that some message still uses (the sweeper keeps those).
+    /// The ids among `fileIDs` that some message, or a pending scheduled message, still uses
+    /// (the sweeper keeps those).
     public func known(_ fileIDs: [String]) throws -> Set<String> {
-        let rows = try connection.query("SELECT file_id FROM files WHERE file_id = ANY($1::text[])", [fileIDs])
+        let rows = try connection.query(
+            """
+            SELECT file_id FROM files WHERE file_id = ANY($1::text[])
+            UNION ALL
+            SELECT file ->> 'file_id' FROM scheduled_messages
+            WHERE status = 'pending' AND file ? 'file_id' AND file ->> 'file_id' = ANY($1::text[])
+            """,
+            [fileIDs])
         return Set(try rows.map { try $0.decode("file_id") as String })
     }
 

@@ -124,6 +124,30 @@ public struct GroupChannelListRepository {
         apply(filter.distinctMode, "c.is_distinct", &sql)
         if let after = filter.createdAfter { sql.where("c.created_at > \(sql.bind(after))") }
         if let before = filter.createdBefore { sql.where("c.created_at < \(sql.bind(before))") }
+        applyMapFilters(filter, &sql)
+    }
+
+    /// Sendbird's metadata and metacounter filters: one primary-key probe per channel.
+    private func applyMapFilters(_ filter: ChannelFilter, _ sql: inout SQLBuilder) {
+        if let metadata = filter.metadata {
+            var conditions = ["md.key = \(sql.bind(metadata.key))"]
+            if let values = metadata.values { conditions.append("md.value = ANY(\(sql.bind(values))::text[])") }
+            if let prefix = metadata.prefix { conditions.append("starts_with(md.value, \(sql.bind(prefix)))") }
+            sql.where(
+                "EXISTS (SELECT 1 FROM group_channel_metadata md WHERE md.channel_url = c.channel_url AND \(conditions.joined(separator: " AND ")))"
+            )
+        }
+        if let counter = filter.metacounter {
+            var conditions = ["mc.key = \(sql.bind(counter.key))"]
+            if let values = counter.values { conditions.append("mc.value = ANY(\(sql.bind(values.map(String.init)))::bigint[])") }
+            let bounds = [(">", counter.greaterThan), (">=", counter.atLeast), ("<", counter.lessThan), ("<=", counter.atMost)]
+            for case (let comparison, let bound?) in bounds { conditions.append("mc.value \(comparison) \(sql.bind(bound))") }
+            sql.where(
+                """
+                EXISTS (SELECT 1 FROM group_channel_metacounters mc WHERE mc.channel_url = c.channel_url
+                    AND \(conditions.joined(separator: " AND ")))
+                """)
+        }
     }
 
     private func apply(_ mode: TriStateMode, _ column: String, _ sql: inout SQLBuilder) {

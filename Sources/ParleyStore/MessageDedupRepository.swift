@@ -34,4 +34,12 @@ public struct MessageDedupRepository {
             [channelURL, senderID, dedupID, messageID]
         )
     }
+
+    /// The message a send with `dedupID` made and committed, if any.
+    public func made(_ channelURL: String, senderID: String, dedupID: String) throws -> Int64? {
+        try connection.query(
+            "SELECT message_id FROM message_dedup WHERE channel_url = $1 AND sender_id = $2 AND dedup_id = $3 AND message_id IS NOT NULL",
+            [channelURL, senderID, dedupID]
+        ).first?.decode("message_id")
+    }
 }

@@ -139,7 +139,7 @@ public struct OpenChannelRepository {
 
     private static let columns = """
         c.channel_url, c.name, c.cover_url, c.custom_type, c.data, c.is_ephemeral, c.is_frozen, c.participant_count,
-        c.created_at, c.created_by, cu.nickname AS creator_nickname, cu.profile_url AS creator_profile_url,
+        c.created_at, c.created_by, c.pinned_message_ids::text[] AS pinned_message_ids, cu.nickname AS creator_nickname, cu.profile_url AS creator_profile_url,
         cu.is_active AS creator_is_active
         """
     private static let from = "open_channels c LEFT JOIN users cu ON cu.user_id = c.created_by"
@@ -156,6 +156,7 @@ public struct OpenChannelRepository {
                 freeze: try row.decode("is_frozen"), participantCount: try row.decode("participant_count"),
                 createdAt: try row.decode("created_at"), createdBy: creator, operators: []
             )
+            channels[url]?.pinnedMessageIDs = try row.decode("pinned_message_ids", as: [String].self).compactMap { Int64($0) }
         }
         guard !channels.isEmpty else { return channels }
         let operators = try connection.query(

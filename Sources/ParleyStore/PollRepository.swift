@@ -51,6 +51,28 @@ public struct PollRepository {
         return polls
     }
 
+    /// Polls newest first, before `beforeID`: those of one channel, those one user made, or all.
+    public func list(_ scope: PollListScope, beforeID: Int64?, limit: Int) throws -> [Poll] {
+        let (condition, values): (String, [any PostgresBindable]) =
+            switch scope {
+            case .channel(let url, let kind): ("channel_url = $3 AND channel_type = $4", [url, kind.rawValue])
+            case .createdBy(let userID): ("created_by = $3", [userID])
+            case .all: ("true", [])
+            }
+        let rows = try connection.query(
+            """
+            SELECT \(Self.columns) FROM polls WHERE \(condition) AND ($1::bigint IS NULL OR poll_id < $1)
+            ORDER BY poll_id DESC LIMIT $2
+            """,
+            [beforeID, Int64(limit)] + values)
+        let options = try options(try rows.map { try $0.decode("poll_id") })
+        return try rows.map { row in
+            var poll = try Self.poll(row)
+            poll.options = options[poll.pollID] ?? []
+            return poll
+        }
+    }
+
     private func options(_ pollIDs: [Int64]) throws -> [Int64: [PollOption]] {
         let rows = try connection.query(
             """

@@ -136,13 +136,15 @@ public struct ScheduledMessageRepository {
     }
 
     /// Refused as a live send would have been, with its code and message.
-    public func markFailed(_ id: Int64, code: Int, reason: String, now: Int64) throws {
+    @discardableResult
+    public func markFailed(_ id: Int64, code: Int, reason: String, now: Int64) throws -> Bool {
         try connection.query(
             """
             UPDATE scheduled_messages SET status = 'failed', failure_code = $2, failure_reason = $3, claimed_until = NULL, updated_at = $4
             WHERE scheduled_message_id = $1 AND status = 'pending'
             """,
-            [id, code, reason, now])
+            [id, code, reason, now]
+        ).affectedRows == 1
     }
 
     /// Not sent this time (the database or a limit of the moment): due again in `delay` ms.

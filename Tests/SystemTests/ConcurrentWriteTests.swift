@@ -56,6 +56,56 @@ import Testing
         }
     }
 
+    /// A thread of ten thousand replies (sent sixteen at a time), then a hundred more and twenty
+    /// deletions at once: `reply_count`, `most_replies` and `last_replied_at` are exactly what the
+    /// thread listing pages through, and the channel's history holds the parent alone.
+    @Test func aThreadOfTenThousandRepliesStaysExact() async throws {
+        try await TestServer.withAPI({ $0.limits.messagesPerSecond = 0 }) { api in
+            let cast = try await api.cast("thbig", 12)
+            let channel = try await api.createChannel(["user_ids": (0..<12).map { cast[$0] }])
+            let parent = try await sendMany(api, channel, 1, as: cast.session(0))[0]
+            let path = "/v3/group_channels/\(channel)/messages"
+            // Sender k of 12 sends a share growing with k: the ten with the most are 2…11, in that order.
+            let senders = (0..<12).flatMap { k in Array(repeating: k, count: k + 1) }
+            let sent = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for worker in 0..<16 {
+                    group.addTask {
+                        var ids: [Int] = []
+                        for index in stride(from: worker, to: 10_000, by: 16) {
+                            let reply = try await ThreadTests.reply(
+                                api, channel, to: parent, "r\(index)", as: cast.session(senders[index % senders.count]))
+                            ids.append(reply["message_id"] as? Int ?? -1)
+                        }
+                        return ids
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
+            }
+            #expect(sent.count == 10_000 && !sent.contains(-1))
+            let statuses = try await Self.replyBurst(
+                api, path, parent: parent, senders: (0..<3).map { cast.session($0) }, deleting: Array(sent.sorted().suffix(20)))
+            #expect(statuses.filter { $0 == 201 }.count == 100 && statuses.filter { $0 == 200 }.count == 20, "\(statuses)")
+            var replies: [[String: Any]] = []
+            var page = try await api.get("\(path)/\(parent)/thread?message_ts=0&next_limit=200&prev_limit=0").rawJSON
+            let thread = ThreadTests.threadInfo(page["parent_message"] as? [String: Any])
+            while let messages = page["messages"] as? [[String: Any]], let last = messages.last?["message_id"] as? Int {
+                replies += messages
+                page = try await api.get("\(path)/\(parent)/thread?message_id=\(last)&include=false&next_limit=200&prev_limit=0").rawJSON
+            }
+            #expect(replies.count == 10_080)
+            #expect(Set(replies.compactMap { $0["message_id"] as? Int }).count == 10_080)
+            #expect(thread["reply_count"] as? Int == 10_080)
+            #expect(thread["last_replied_at"] as? Int == replies.compactMap { $0["created_at"] as? Int }.max())
+            let counts = Dictionary(replies.map { (($0["user"] as? [String: Any])?["user_id"] as? String ?? "", 1) }, uniquingKeysWith: +)
+            let ranked = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(10).map(\.key)
+            let most = (thread["most_replies"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
+            #expect(most.count == 10)
+            #expect(most.map { counts[$0] ?? 0 } == ranked.map { counts[$0] ?? 0 }, "\(most) \(counts)")
+            let history = try await api.get("\(path)?message_ts=0&next_limit=200&prev_limit=0").rawJSON
+            #expect((history["messages"] as? [[String: Any]])?.compactMap { $0["message_id"] as? Int } == [parent])
+        }
+    }
+
     /// Fifty members vote at once, then all change their votes at once: the counts are exact.
     @Test func concurrentVotesCountExactly() async throws {
         try await TestServer.withAPI { api in

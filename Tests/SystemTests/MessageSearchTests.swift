@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func filtersOrderPagesAndBadParameters() async throws {
-        try await TestServer.withAPI { api in
+        try await TestServer.withAPI({ $0.limits.searchQueryLength = 30 }) { api in
             let cast = try await api.cast("srchf", 2)
             let word = "quokka\(UInt32.random(in: 100_000...999_999))"
             let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
@@ -90,7 +90,11 @@ import Testing
             #expect(first.rawJSON["has_next"] as? Bool == true)
             let second = try await api.get("/v3/search/messages?query=\(word)&limit=4&token=\(next)", as: reader)
             #expect(Self.found(second) == ["\(word) 1", "\(word) 0"])
-            for bad in ["", "&query=", "&query=%21%21", "&query=x&sort_field=size", "&query=x&limit=0", "&query=x&exact_match=maybe"] {
+            // The configured query length (30 here) in characters.
+            #expect(try await Self.search(api, String(repeating: "가", count: 30), as: reader).isEmpty)
+            let long = "&query=\(String(repeating: "a", count: 31))"
+            for bad in ["", "&query=", "&query=%21%21", "&query=x&sort_field=size", "&query=x&limit=0", "&query=x&exact_match=maybe", long]
+            {
                 let refused = try await api.get("/v3/search/messages?\(bad)", as: reader)
                 #expect(refused.status == 400, "\(bad): \(refused.text)")
             }

@@ -125,6 +125,17 @@ import Testing
             #expect(try await api.post("/v3/open_channels/\(url)/messages/\(id)/pin", as: cast.session(0)).code == 400108)
             let listed = try await api.get("/v3/open_channels/\(url)/pinned_messages", as: cast.session(0))
             #expect(try listed.decode(PinnedPage.self).pinnedMessages.map(\.messageID) == [id])
+            // The channel resource carries its pins, as a group channel's does.
+            #expect(pinned.rawJSON["pinned_message_ids"] as? [Int] == [id])
+            let shown = try await api.get("/v3/open_channels/\(url)", as: cast.session(0)).rawJSON
+            #expect(shown["pinned_message_ids"] as? [Int] == [id])
+            #expect((shown["last_pinned_message"] as? [String: Any])?["message"] as? String == "hello")
+            let list = try await api.get("/v3/open_channels?url_contains=\(url)").rawJSON["channels"] as? [[String: Any]]
+            #expect(list?.first?["pinned_message_ids"] as? [Int] == [id])
+            #expect(try await api.delete("/v3/open_channels/\(url)/messages/\(id)/pin").status == 200)
+            let unpinned = try await api.get("/v3/open_channels/\(url)").rawJSON
+            #expect(unpinned["pinned_message_ids"] as? [Int] == [])
+            #expect(unpinned["last_pinned_message"] is NSNull)
         }
     }
 }

@@ -97,6 +97,26 @@ import Testing
         }
     }
 
+    /// An instance that sent the message and died before recording it, then a refusal: the
+    /// message stands and the scheduled message is `sent`, not `failed`.
+    @Test func aSendThatCommittedBeforeARefusalCountsAsSent() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("schd", 2)
+            let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
+            let id = try await Self.schedule(api, channel, "once", at: Self.now + 3_600_000, as: cast.session(0))
+            // What the dead instance's send committed: the message under the scheduled send's dedup id.
+            let earlier = try await api.post(
+                "/v3/group_channels/\(channel)/messages", ["message": "once", "dedup_id": "scheduled-\(id)"], as: cast.session(0))
+            #expect(earlier.status == 201, "\(earlier.text)")
+            #expect(try await api.put("/v3/group_channels/\(channel)/leave", ["user_ids": [cast[0]]]).status == 200)
+            let now = try await api.post("/v3/group_channels/\(channel)/scheduled_messages/\(id)/send_now")
+            #expect(now.status == 200, "\(now.text)")
+            #expect(now.rawJSON["status"] as? String == "sent")
+            #expect(now.rawJSON["message_id"] as? Int == earlier.rawJSON["message_id"] as? Int)
+            #expect(try await Self.texts(api, channel) == ["once"])
+        }
+    }
+
     @Test func theSenderChangesCancelsAndSendsNowAndNobodyElseSeesIt() async throws {
         try await TestServer.withAPI({ $0.limits.scheduledPerChannel = 2 }) { api in
             let cast = try await api.cast("schc", 3)

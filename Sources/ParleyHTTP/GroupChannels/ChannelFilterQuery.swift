@@ -28,6 +28,40 @@ extension QueryParameters {
         filter.createdBefore = try int64("created_before")
         filter.order = try choice("order", default: ChannelOrder.latestLastMessage)
         filter.metadataOrderKey = string("metadata_order_key")?.nfc
+        filter.metadata = try metadataFilter()
+        filter.metacounter = try metacounterFilter()
+        return filter
+    }
+
+    /// `metadata_key` with `metadata_values` or `metadata_value_startswith` (either without the key: 400105).
+    func metadataFilter() throws -> MetadataFilter? {
+        let (values, prefix) = (list("metadata_values")?.map(\.nfc), string("metadata_value_startswith")?.nfc)
+        guard let key = string("metadata_key")?.nfc else {
+            if values != nil || prefix != nil { throw ParleyError.missing("metadata_key") }
+            return nil
+        }
+        return MetadataFilter(key: key, values: values, prefix: prefix)
+    }
+
+    /// `metacounter_key` with `metacounter_values` (whole numbers) and the bounds `metacounter_value_gt`,
+    /// `_gte`, `_lt`, `_lte` (any of them without the key: 400105).
+    func metacounterFilter() throws -> MetacounterFilter? {
+        let values = try list("metacounter_values").map { texts in
+            try texts.map { text in
+                guard let value = Int64(text) else {
+                    throw ParleyError.invalidValue("metacounter_values", "must be whole numbers, comma-separated")
+                }
+                return value
+            }
+        }
+        let bounds = try ["gt", "gte", "lt", "lte"].map { try int64("metacounter_value_\($0)") }
+        guard let key = string("metacounter_key")?.nfc else {
+            if values != nil || bounds.contains(where: { $0 != nil }) { throw ParleyError.missing("metacounter_key") }
+            return nil
+        }
+        var filter = MetacounterFilter(key: key)
+        filter.values = values
+        (filter.greaterThan, filter.atLeast, filter.lessThan, filter.atMost) = (bounds[0], bounds[1], bounds[2], bounds[3])
         return filter
     }
 

@@ -1,12 +1,14 @@
 import Hummingbird
 import ParleyChat
 import ParleyCore
+import ParleyFiles
 import ParleyHTTPConventions
 import ParleyRepresentations
 
 /// Scheduled messages of group channels (API.md §13.3).
 struct ScheduledMessageController {
     let scheduled: ScheduledMessageService
+    let files: FileService
     let limits: Limits
 
     var routes: RouteCollection<CallerContext> {
@@ -23,9 +25,29 @@ struct ScheduledMessageController {
     }
 
     @Sendable func create(_ request: Request, _ context: CallerContext) async throws -> Response {
+        if let boundary = request.headers[.contentType].flatMap(MultipartFormReader.boundary) {
+            return try await createUpload(request, context.caller, try context.pathParameter("channel_url"), boundary: boundary)
+        }
         let body = try await request.decode(as: ScheduledMessageBody.self, context: context)
         let (content, scheduledAt) = try body.validated(caller: context.caller, limits: limits)
         let created = try await scheduled.create(context.caller, try context.pathParameter("channel_url"), content, at: scheduledAt)
+        return JSONResponse.make(ScheduledMessageDTO(scheduled: created), status: .created)
+    }
+
+    /// A FILE message uploaded now and sent later: §5.1's form with `scheduled_at`.
+    private func createUpload(_ request: Request, _ caller: Caller, _ channelURL: String, boundary: String) async throws -> Response {
+        let created = try await scheduled.createUpload(caller, channelURL) {
+            let form = try await MultipartFormReader(files: files, maxFieldBytes: limits.dataBytes + 1).read(request, boundary: boundary)
+            guard let upload = form.upload else { throw ParleyError.missing("file") }
+            do {
+                guard let text = form.fields["scheduled_at"] else { throw ParleyError.missing("scheduled_at") }
+                guard let scheduledAt = Int64(text) else { throw ParleyError.wrongType("scheduled_at", expected: .number) }
+                return (ReceivedFile(upload: upload, form: try FileMessageInput(limits: limits).parse(form, caller: caller)), scheduledAt)
+            } catch {
+                upload.abort()
+                throw error
+            }
+        }
         return JSONResponse.make(ScheduledMessageDTO(scheduled: created), status: .created)
     }
 

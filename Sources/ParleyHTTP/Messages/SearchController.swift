@@ -8,6 +8,7 @@ import ParleyRepresentations
 /// `GET /v3/search/messages` (API.md §13.5).
 struct SearchController {
     let search: MessageSearchService
+    let limits: Limits
 
     var routes: RouteCollection<CallerContext> {
         let routes = RouteCollection(context: CallerContext.self)
@@ -21,7 +22,7 @@ struct SearchController {
         guard text.contains(where: { $0.isLetter || $0.isNumber }) else {
             throw ParleyError.invalidValue("query", "must hold a word")
         }
-        var search = MessageSearch(query: try Validation.text(text, field: "query", max: 200))
+        var search = MessageSearch(query: try Validation.text(text, field: "query", max: limits.searchQueryLength))
         search.channelURL = query.string("channel_url")
         search.customType = query.string("custom_type")
         search.senderID = try query.string("sender_id").map { try Validation.userID($0, field: "sender_id") }

@@ -13,6 +13,7 @@ struct PollController {
     var routes: RouteCollection<CallerContext> {
         let routes = RouteCollection(context: CallerContext.self)
         routes.post("polls", use: create)
+        routes.get("polls", use: list)
         routes.get("polls/{poll_id}", use: get)
         routes.put("polls/{poll_id}", use: update)
         routes.delete("polls/{poll_id}", use: delete)
@@ -30,6 +31,18 @@ struct PollController {
         let body = try await request.decode(as: NewPollBody.self, context: context)
         let poll = try await polls.create(context.caller, try body.validated(caller: context.caller, limits: limits, now: clock.nowMillis))
         return JSONResponse.make(PollDTO(poll: poll), status: .created)
+    }
+
+    /// `channel_url` with `channel_type` (group by default), or none: see `PollService.list`.
+    @Sendable func list(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let (limit, token) = try query.page()
+        let channel = try query.string("channel_url").map { url in
+            (url: url, kind: try PollFieldRules.channelKind(query.string("channel_type")))
+        }
+        let page = try await polls.list(context.caller, channel: channel, limit: limit, token: token)
+        let items = page.polls.map { PollDTO(poll: $0.poll, votedOptionIDs: $0.voted) }
+        return JSONResponse.make(ListDTO(key: "polls", items: items, next: page.next))
     }
 
     @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {

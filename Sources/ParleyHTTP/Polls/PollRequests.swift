@@ -27,8 +27,8 @@ struct NewPollBody: Decodable {
     func validated(caller: Caller, limits: Limits, now: Int64) throws -> NewPoll {
         guard let title else { throw ParleyError.missing("title") }
         guard let options else { throw ParleyError.missing("options") }
-        guard (1...Validation.maxPollOptions).contains(options.count) else {
-            throw ParleyError.invalidValue("options", "a poll has 1 to \(Validation.maxPollOptions) options")
+        guard (1...limits.pollOptions).contains(options.count) else {
+            throw ParleyError.invalidValue("options", "a poll has 1 to \(limits.pollOptions) options")
         }
         var poll = NewPoll(title: try PollFieldRules.title(title), options: try options.map(PollFieldRules.optionText))
         poll.data = try Validation.data(data ?? "", max: limits.dataBytes)

@@ -22,10 +22,10 @@ struct FormFile {
 
 extension API {
     /// Sends a multipart/form-data upload to a channel's messages endpoint (`kind`: the path
-    /// segment of the channel's kind).
+    /// segment of the channel's kind; `resource`: `scheduled_messages` for a scheduled upload).
     func upload(
         _ channelURL: String, _ fields: [String: String] = [:], file: FormFile?, as credential: Credential = .admin,
-        kind: String = "group_channels"
+        kind: String = "group_channels", resource: String = "messages"
     ) async throws -> APIResponse {
         let boundary = "parley-test-\(UUID().uuidString)"
         var body: [UInt8] = []
@@ -42,7 +42,7 @@ extension API {
         }
         add("--\(boundary)--\r\n")
         let response = try await bytes(
-            .post, "/v3/\(kind)/\(channelURL)/messages", body: body,
+            .post, "/v3/\(kind)/\(channelURL)/\(resource)", body: body,
             headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], as: credential
         )
         return APIResponse(status: response.status, headers: response.headers, text: String(decoding: response.bytes, as: UTF8.self))

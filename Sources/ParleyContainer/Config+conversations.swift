@@ -1,8 +1,13 @@
 import ParleyChat
 
-/// Scheduled messages' limits and delivery (API.md §13.3).
+/// The limits of API.md §13 (pins, scheduled messages, polls, search) and scheduled delivery.
 extension Config {
-    static func readScheduling(into config: inout Config, _ reader: EnvironmentReader) throws {
+    static func readConversations(into config: inout Config, _ reader: EnvironmentReader) throws {
+        config.limits.pinnedMessagesPerChannel = try reader.int(
+            "PARLEY_MAX_PINNED_MESSAGES", default: config.limits.pinnedMessagesPerChannel, range: 1...1_000)
+        config.limits.pollOptions = try reader.int("PARLEY_MAX_POLL_OPTIONS", default: config.limits.pollOptions, range: 1...1_000)
+        config.limits.searchQueryLength = try reader.int(
+            "PARLEY_MAX_SEARCH_QUERY_LENGTH", default: config.limits.searchQueryLength, range: 1...10_000)
         let day = 24 * 3_600_000
         config.limits.scheduleMinLeadMillis = Int64(
             try reader.int("PARLEY_SCHEDULE_MIN_LEAD_MS", default: Int(config.limits.scheduleMinLeadMillis), range: 0...day))
