@@ -152,6 +152,15 @@ REACTION_REMOVALS = {
 MESSAGE_SENDS = {
     ("POST", "/v3/group_channels/{channel_url}/messages"),
     ("POST", "/v3/open_channels/{channel_url}/messages"),
+    ("POST", "/v3/group_channels/{channel_url}/scheduled_messages"),
+}
+
+
+TYPING = {("POST", "/v3/group_channels/{channel_url}/typing"), ("DELETE", "/v3/group_channels/{channel_url}/typing")}
+POLL_WRITES = {("POST", "/v3/polls"), ("PUT", "/v3/polls/{poll_id}")}
+SCHEDULED_WRITES = {
+    ("POST", "/v3/group_channels/{channel_url}/scheduled_messages"),
+    ("PUT", "/v3/group_channels/{channel_url}/scheduled_messages/{scheduled_message_id}"),
 }
 
 
@@ -245,6 +254,33 @@ def before_call(context, case, **kwargs):
     if operation in MESSAGE_SENDS and body is not None:
         if body.get("message_type") != "ADMM" and not _given(body.get("user_id")):
             case.body = {**body, "user_id": SEEDED_USER}
+
+    # TypingRequest: `user_ids` "required with Api-Token" (the session user's by default).
+    if operation in TYPING and (body is None or not body.get("user_ids")):
+        case.body = {**(body or {}), "user_ids": [SEEDED_USER]}
+
+    # VotePollRequest: the voter `user_id` is "required with Api-Token".
+    if operation == ("PUT", "/v3/polls/{poll_id}/vote") and body is not None and not _given(body.get("user_id")):
+        case.body = {**body, "user_id": SEEDED_USER}
+
+    # CreatePollRequest / UpdatePollRequest: `close_at` is -1 or "a time to come".
+    if operation in POLL_WRITES and body is not None:
+        close_at = body.get("close_at")
+        if isinstance(close_at, (int, float)) and close_at != -1 and close_at <= time.time() * 1000 + 60_000:
+            case.body = body = {**body, "close_at": int(time.time() * 1000) + 86_400_000}
+
+    # Scheduled messages: `scheduled_at` lies between 5 minutes and 30 days from now.
+    if operation in SCHEDULED_WRITES and body is not None:
+        scheduled_at = _as_int(body.get("scheduled_at"))
+        now = time.time() * 1000
+        if scheduled_at is not None and not now + 360_000 <= scheduled_at <= now + 29 * 86_400_000:
+            case.body = {**body, "scheduled_at": int(now) + 3_600_000}
+
+    # Search: the query "holds at least one letter or digit".
+    if operation == ("GET", "/v3/search/messages") and query is not None:
+        text = query.get("query")
+        if isinstance(text, str) and not any(c.isalnum() for c in text):
+            case.query = query = {**query, "query": text + "a"}
 
     # IssueSessionTokenRequest: `expires_at` "must be in the future".
     if operation == ("POST", "/v3/users/{user_id}/token") and body is not None:

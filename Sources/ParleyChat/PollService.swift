@@ -51,7 +51,8 @@ public struct PollService: Sendable {
 
     public func close(_ caller: Caller, _ pollID: Int64) async throws -> Poll {
         try await changing(caller, pollID) { poll, now, repositories in
-            guard !poll.isClosed(at: now) else { throw ParleyError.invalidValue("poll_id", "the poll is closed already") }
+            // Closing is idempotent: a closed poll stays as it is, and nothing is announced.
+            guard !poll.isClosed(at: now) else { return nil }
             try repositories.polls.close(pollID, now: now)
             return .pollUpdated
         }
@@ -86,7 +87,7 @@ public struct PollService: Sendable {
 
     public func updateOption(_ caller: Caller, _ pollID: Int64, _ optionID: Int64, text: String) async throws -> Poll {
         try await changing(caller, pollID) { poll, now, repositories in
-            try Self.requireOption(optionID, of: poll)
+            try Self.requireOption(optionID, of: poll, inPath: true)
             guard !poll.isClosed(at: now) else { throw ParleyError.invalidValue("poll_id", "the poll is closed") }
             try repositories.polls.updateOption(pollID, optionID, text: text, now: now)
             return .pollUpdated
@@ -95,7 +96,7 @@ public struct PollService: Sendable {
 
     public func deleteOption(_ caller: Caller, _ pollID: Int64, _ optionID: Int64) async throws -> Poll {
         try await changing(caller, pollID) { poll, now, repositories in
-            try Self.requireOption(optionID, of: poll)
+            try Self.requireOption(optionID, of: poll, inPath: true)
             guard !poll.isClosed(at: now) else { throw ParleyError.invalidValue("poll_id", "the poll is closed") }
             guard poll.options.count > 1 else { throw ParleyError.invalidValue("option_id", "a poll keeps at least one option") }
             try repositories.polls.deleteOption(pollID, optionID, now: now)
@@ -128,7 +129,7 @@ public struct PollService: Sendable {
         let page = try await store.read { repositories in
             let poll = try Self.found(pollID, repositories)
             try Self.requireRead(caller, poll, now: now, repositories)
-            try Self.requireOption(optionID, of: poll)
+            try Self.requireOption(optionID, of: poll, inPath: true)
             return try repositories.polls.voters(optionID, afterUserID: after, limit: limit + 1)
         }
         let shown = Array(page.prefix(limit))
@@ -207,8 +208,11 @@ public struct PollService: Sendable {
         }
     }
 
-    private static func requireOption(_ optionID: Int64, of poll: Poll) throws {
+    /// An option of the poll: one the path names is a resource (404/400201 when there is none),
+    /// one a vote's body names a value (400111).
+    private static func requireOption(_ optionID: Int64, of poll: Poll, inPath: Bool = false) throws {
         guard poll.options.contains(where: { $0.optionID == optionID }) else {
+            if inPath { throw ParleyError.notFound("Poll \(poll.pollID) has no option \(optionID).") }
             throw ParleyError.invalidValue("option_id", "poll \(poll.pollID) has no option \(optionID)")
         }
     }

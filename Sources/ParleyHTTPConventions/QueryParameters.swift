@@ -6,7 +6,14 @@ public struct QueryParameters {
     private let parameters: Hummingbird.Parameters
 
     public init(_ request: Request) {
-        parameters = request.uri.queryParameters
+        let raw = request.uri.queryParameters
+        // Hummingbird decodes the values only: a client that encodes a key's brackets
+        // (`status%5B%5D` for `status[]`, as URL libraries do) would find its key ignored.
+        guard raw.contains(where: { $0.key.contains("%") }) else {
+            parameters = raw
+            return
+        }
+        parameters = Parameters(raw.map { (key: PercentDecoding.decode(String($0.key)).map { $0[...] } ?? $0.key, value: $0.value) })
     }
 
     public func string(_ key: String) -> String? {

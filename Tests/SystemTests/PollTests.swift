@@ -69,6 +69,9 @@ import Testing
             #expect(try await api.put("/v3/polls/\(pollID)/close", as: cast.session(1)).code == 400108)
             let closed = try await api.put("/v3/polls/\(pollID)/close", as: cast.session(0))
             #expect(closed.rawJSON["status"] as? String == "closed")
+            // Closing again changes nothing.
+            let again = try await api.put("/v3/polls/\(pollID)/close", as: cast.session(0))
+            #expect(again.status == 200 && again.rawJSON["updated_at"] as? Int == closed.rawJSON["updated_at"] as? Int)
             #expect(try await api.put(path, ["option_ids": [options[0]]], as: cast.session(1)).code == 400111)
             // The history's message carries the poll as it is.
             let history = try await api.get(
@@ -104,6 +107,11 @@ import Testing
             let renamed = try await api.put("/v3/polls/\(openID)/options/\(options[1])", ["text": "B"], as: cast.session(0))
             #expect((renamed.rawJSON["options"] as? [[String: Any]])?.first?["text"] as? String == "B")
             #expect(try await api.get("/v3/polls/\(openID)/options/\(options[1])", as: cast.session(2)).rawJSON["text"] as? String == "B")
+            // An option the poll does not have is a resource that is not there.
+            let gone = "/v3/polls/\(openID)/options/\(options[0])"
+            #expect(try await api.put(gone, ["text": "x"], as: cast.session(0)).code == 400201)
+            #expect(try await api.delete(gone, as: cast.session(0)).code == 400201)
+            #expect(try await api.get("/v3/polls/\(openID)/options/\(options[0])/voters", as: cast.session(0)).code == 400201)
             #expect(try await api.delete("/v3/polls/\(openID)", as: cast.session(1)).code == 400108)
             #expect(try await api.delete("/v3/polls/\(openID)", as: cast.session(0)).status == 200)
             #expect(try await api.get("/v3/polls/\(openID)", as: cast.session(0)).code == 400201)

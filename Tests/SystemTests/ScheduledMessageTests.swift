@@ -152,6 +152,10 @@ import Testing
             #expect((sent.rawJSON["scheduled_messages"] as? [[String: Any]])?.map { $0["scheduled_message_id"] as? Int } == [second])
             #expect(try await api.get("/v3/scheduled_messages/count?channel_url=\(channel)").rawJSON["count"] as? Int == 2)
             #expect(try await api.get("/v3/scheduled_messages?status=later").code == 400111)
+            // `status[]` as URL libraries send it, brackets percent-encoded.
+            let encoded = try await api.get("/v3/scheduled_messages?channel_url=\(channel)&status%5B%5D=sent")
+            #expect((encoded.rawJSON["scheduled_messages"] as? [[String: Any]])?.map { $0["scheduled_message_id"] as? Int } == [second])
+            #expect(try await api.get("/v3/scheduled_messages?status%5B%5D=later").code == 400111)
         }
     }
 

@@ -37,9 +37,8 @@ struct PollController {
     @Sendable func list(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
         let (limit, token) = try query.page()
-        let channel = try query.string("channel_url").map { url in
-            (url: url, kind: try PollFieldRules.channelKind(query.string("channel_type")))
-        }
+        let kind = try PollFieldRules.channelKind(query.string("channel_type"))
+        let channel = query.string("channel_url").map { (url: $0, kind: kind) }
         let page = try await polls.list(context.caller, channel: channel, limit: limit, token: token)
         let items = page.polls.map { PollDTO(poll: $0.poll, votedOptionIDs: $0.voted) }
         return JSONResponse.make(ListDTO(key: "polls", items: items, next: page.next))
@@ -139,5 +138,17 @@ struct PollOptionBodyDTO: Encodable {
         case createdBy = "created_by"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+    }
+
+    /// `created_by` is null, not absent, for an option the admin made.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(pollID, forKey: .pollID)
+        try container.encode(text, forKey: .text)
+        try container.encode(voteCount, forKey: .voteCount)
+        try container.encode(createdBy, forKey: .createdBy)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
     }
 }

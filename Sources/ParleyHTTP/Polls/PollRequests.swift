@@ -36,11 +36,9 @@ struct NewPollBody: Decodable {
         poll.allowMultipleVotes = allowMultipleVotes ?? false
         poll.closeAt = try PollFieldRules.closeAt(closeAt, now: now) ?? nil
         poll.createdBy = try createdBy.map { try Validation.userID($0) } ?? caller.userID
-        if let channelURL {
-            poll.channel = (channelURL, try PollFieldRules.channelKind(channelType))
-        } else if channelType != nil {
-            throw ParleyError.missing("channel_url")
-        }
+        // `channel_type` alone says nothing (a null `channel_url` is none), but must be a kind.
+        let kind = try PollFieldRules.channelKind(channelType)
+        if let channelURL { poll.channel = (channelURL, kind) }
         return poll
     }
 }
