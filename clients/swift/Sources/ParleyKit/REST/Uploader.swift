@@ -5,63 +5,46 @@ import Foundation
 #endif
 
 /// Uploads a request body with progress reports, and cancels the upload when the calling task is
-/// cancelled.
+/// cancelled. The task reports to a delegate rather than a completion handler: on Linux, a task
+/// with a completion handler tells its delegate nothing of the bytes sent.
 enum Uploader {
     static func upload(_ request: URLRequest, body: Data, session: URLSession, progress: UploadProgress?) async throws -> (
         Data, URLResponse
     ) {
-        let delegate = ProgressDelegate(progress: progress)
+        let delegate = UploadDelegate(progress: progress)
         let uploads = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
         defer { uploads.finishTasksAndInvalidate() }
-        let box = TaskBox()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = uploads.uploadTask(with: request, from: body) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
-                box.set(task)
-                task.resume()
+                delegate.start(uploads.uploadTask(with: request, from: body), continuation)
             }
         } onCancel: {
-            box.cancel()
+            delegate.cancel()
         }
     }
 }
 
-private final class ProgressDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    let progress: UploadProgress?
+private final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let progress: UploadProgress?
+    private let lock = NSLock()
+    private var task: URLSessionTask?
+    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+    private var received = Data()
+    private var response: URLResponse?
+    private var cancelled = false
 
     init(progress: UploadProgress?) {
         self.progress = progress
     }
 
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
-        totalBytesExpectedToSend: Int64
-    ) {
-        progress?(totalBytesSent, totalBytesExpectedToSend)
-    }
-}
-
-/// The running upload task, for cancellation from another thread (cancelled before it exists:
-/// cancelled as soon as it does).
-private final class TaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionTask?
-    private var cancelled = false
-
-    func set(_ task: URLSessionTask) {
+    func start(_ task: URLSessionTask, _ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
         let cancelNow = lock.withLock {
             self.task = task
+            self.continuation = continuation
             return cancelled
         }
         if cancelNow { task.cancel() }
+        task.resume()
     }
 
     func cancel() {
@@ -70,5 +53,38 @@ private final class TaskBox: @unchecked Sendable {
             return self.task
         }
         task?.cancel()
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        progress?(totalBytesSent, totalBytesExpectedToSend)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.withLock { self.response = response }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { received.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, data, response) = lock.withLock {
+            defer { self.continuation = nil }
+            return (self.continuation, received, self.response ?? task.response)
+        }
+        if let error {
+            continuation?.resume(throwing: error)
+        } else if let response {
+            continuation?.resume(returning: (data, response))
+        } else {
+            continuation?.resume(throwing: URLError(.badServerResponse))
+        }
     }
 }
