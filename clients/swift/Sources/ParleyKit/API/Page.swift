@@ -13,8 +13,8 @@ struct ListBody<Item: Decodable & Sendable>: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: JSONCoding.CamelKey.self)
-        let key = container.allKeys.first { $0.stringValue != "next" && $0.stringValue != "hasMore" && $0.stringValue != "ts" }
-        items = try key.map { try container.decode([Item].self, forKey: $0) } ?? []
+        // The one array of items (beside counts like `total_mute_count`, in no fixed order).
+        items = container.allKeys.lazy.compactMap { try? container.decode([Item].self, forKey: $0) }.first ?? []
         next = try container.decodeIfPresent(String.self, forKey: JSONCoding.CamelKey("next")) ?? ""
     }
 

@@ -150,6 +150,11 @@ actor EventConnection {
             if !page.hasMore { break }
         }
         dispatcher.dispatch(resync: ChannelChanges(updated: updated, deleted: deleted))
+        // Then to the streams (and `didReceive`): a message collection catches its channel up.
+        dispatcher.dispatch(
+            ParleyEvent(
+                eventId: nil, type: "resync_required", ts: nil, channelURL: nil, channelType: nil, data: Data("{}".utf8),
+                errorCode: nil, errorMessage: nil, lastEventId: nil))
     }
 }
 
