@@ -9,7 +9,8 @@ import Testing
         let server = try await ParleyServer()
         let (aliceId, _) = try await server.user("alice")
         let (bobId, bobToken) = try await server.user("bob")
-        let url = try #require(try await server.admin("POST", "/v3/group_channels", ["user_ids": [aliceId, bobId]])["channel_url"] as? String)
+        let url = try #require(
+            try await server.admin("POST", "/v3/group_channels", ["user_ids": [aliceId, bobId]])["channel_url"] as? String)
         var ids: [Int64] = []
         for index in 0..<25 { ids.append(try await Self.send(server, url, aliceId, "m\(index)")) }
         let bob = ParleyClient(baseURL: server.baseURL)
@@ -43,7 +44,8 @@ import Testing
         let server = try await ParleyServer()
         let (aliceId, _) = try await server.user("alice")
         let (bobId, bobToken) = try await server.user("bob")
-        let url = try #require(try await server.admin("POST", "/v3/group_channels", ["user_ids": [aliceId, bobId]])["channel_url"] as? String)
+        let url = try #require(
+            try await server.admin("POST", "/v3/group_channels", ["user_ids": [aliceId, bobId]])["channel_url"] as? String)
         let first = try await Self.send(server, url, aliceId, "first")
         let second = try await Self.send(server, url, aliceId, "second")
         let bob = ParleyClient(baseURL: server.baseURL)
