@@ -77,8 +77,9 @@ final class ParleyServer: @unchecked Sendable {
         return (userId, try await token(for: userId))
     }
 
-    func token(for userId: String) async throws -> String {
-        let issued = try await admin("POST", "/v3/users/\(userId)/token", [:])
+    /// A session token, valid until `expiresAt` (ms) when given.
+    func token(for userId: String, expiresAt: Int64? = nil) async throws -> String {
+        let issued = try await admin("POST", "/v3/users/\(userId)/token", expiresAt.map { ["expires_at": $0] } ?? [:])
         return issued["token"] as? String ?? ""
     }
 

@@ -75,6 +75,33 @@ import Testing
         server.stop()
     }
 
+    /// Bob's token runs out while he is connected (the server closes his socket with 4001 within
+    /// a second): the provider gives a new one, and the stream and REST go on with it.
+    @Test func anExpiredTokenIsRenewedThroughTheProvider() async throws {
+        let server = try await ParleyServer()
+        let (aliceId, _) = try await server.user("alice")
+        let (bobId, _) = try await server.user("bob")
+        let url = try #require(
+            try await server.admin("POST", "/v3/group_channels", ["user_ids": [aliceId, bobId]])["channel_url"] as? String)
+        let shortLived = try await server.token(for: bobId, expiresAt: Int64(Date().timeIntervalSince1970 * 1000) + 2_000)
+        let asked = Counter()
+        let bob = ParleyClient(baseURL: server.baseURL, settings: Self.quick)
+        let heard = Recorder()
+        bob.addChannelDelegate(heard, identifier: "test")
+        try await bob.connect(userId: bobId, sessionToken: shortLived) { userId in
+            asked.increment()
+            return try await server.token(for: userId)
+        }
+        #expect(await eventually(within: 10) { asked.value == 1 })
+        #expect(await eventually { bob.connectionState == .open })
+        _ = try await server.admin("POST", "/v3/group_channels/\(url)/messages", ["user_id": aliceId, "message": "after expiry"])
+        #expect(await eventually { heard.received.map(\.message) == ["after expiry"] })
+        #expect(try await bob.groupChannels.myChannels().items.map(\.channelURL) == [url])
+        #expect(asked.value == 1)
+        await bob.disconnect()
+        server.stop()
+    }
+
     /// The server revokes Bob's tokens (closing his socket with 4001): ParleyKit asks the app's
     /// provider for a new one, reconnects with it, and REST calls use it too.
     @Test func aRevokedTokenIsRenewedThroughTheProvider() async throws {

@@ -20,6 +20,12 @@ actor EventConnection {
     private var helloLastEventID: Int64?
     private var loop: Task<Void, Never>?
     private var sender: (any WebSocketSending)?
+    /// The wait before the next reconnection, cut short when the network comes back.
+    private var backoff: Task<Void, Never>?
+    private var networkCameBack = false
+    #if canImport(Network)
+        private var reachability: ReachabilityMonitor?
+    #endif
 
     init(
         eventsURL: URL, credentials: SessionCredentials, transport: any WebSocketTransport, dispatcher: EventDispatcher,
@@ -41,10 +47,24 @@ actor EventConnection {
     func start() {
         guard loop == nil else { return }
         loop = Task { await self.run() }
+        #if canImport(Network)
+            reachability = ReachabilityMonitor { [weak self] in Task { await self?.networkBecameAvailable() } }
+        #endif
+    }
+
+    /// The network is usable again: a reconnection waiting out its backoff tries now, and the
+    /// backoff starts over.
+    func networkBecameAvailable() {
+        networkCameBack = true
+        backoff?.cancel()
     }
 
     func stop() async {
+        #if canImport(Network)
+            reachability = nil
+        #endif
         loop?.cancel()
+        backoff?.cancel()
         await sender?.close()
         sender = nil
         await loop?.value
@@ -87,8 +107,13 @@ actor EventConnection {
                 if Date().timeIntervalSince(openedAt) > settings.stableAfter { delay = settings.initialBackoff }
                 attempt += 1
                 dispatcher.dispatch(state: .reconnecting(attempt: attempt), userId: userId)
-                try? await Task.sleep(nanoseconds: UInt64(Double.random(in: 0...delay) * 1_000_000_000))
-                delay = min(delay * 2, settings.maximumBackoff)
+                let nanoseconds = UInt64(Double.random(in: 0...delay) * 1_000_000_000)
+                let wait = Task<Void, Never> { try? await Task.sleep(nanoseconds: nanoseconds) }
+                backoff = wait
+                await wait.value
+                backoff = nil
+                delay = networkCameBack ? settings.initialBackoff : min(delay * 2, settings.maximumBackoff)
+                networkCameBack = false
             }
         }
         dispatcher.dispatch(state: .closed(.requested), userId: userId)
