@@ -58,9 +58,7 @@ import Testing
 
     @Test func scheduledMessages() async throws {
         let server = try await ParleyServer()
-        let (aliceId, aliceToken) = try await server.user("alice")
-        let alice = ParleyClient(baseURL: server.baseURL)
-        try await alice.connect(userId: aliceId, sessionToken: aliceToken)
+        let (alice, aliceId) = try await server.connected("alice")
         let url = try await alice.groupChannels.create(.init(userIds: [aliceId])).channelURL
         let inAnHour = Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000
         let later = try await alice.conversations.schedule(url, .init(message: "later"), at: inAnHour)

@@ -45,9 +45,7 @@ import Testing
 
     @Test func aCancelledUploadSendsNothing() async throws {
         let server = try await ParleyServer()
-        let (aliceId, aliceToken) = try await server.user("alice")
-        let alice = ParleyClient(baseURL: server.baseURL)
-        try await alice.connect(userId: aliceId, sessionToken: aliceToken)
+        let (alice, aliceId) = try await server.connected("alice")
         let url = try await alice.groupChannels.create(.init(userIds: [aliceId])).channelURL
         let big = Data(count: 20 << 20)
         let upload = Task { try await alice.messages.sendFileMessage(url, FileMessageParams(file: big, fileName: "big.bin")) }

@@ -77,6 +77,14 @@ final class ParleyServer: @unchecked Sendable {
         return (userId, try await token(for: userId))
     }
 
+    /// A new user, signed in with ParleyKit.
+    func connected(_ prefix: String) async throws -> (client: ParleyClient, userId: String) {
+        let (userId, token) = try await user(prefix)
+        let client = ParleyClient(baseURL: baseURL)
+        try await client.connect(userId: userId, sessionToken: token)
+        return (client, userId)
+    }
+
     /// A session token, valid until `expiresAt` (ms) when given.
     func token(for userId: String, expiresAt: Int64? = nil) async throws -> String {
         let issued = try await admin("POST", "/v3/users/\(userId)/token", expiresAt.map { ["expires_at": $0] } ?? [:])

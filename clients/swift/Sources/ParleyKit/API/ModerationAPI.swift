@@ -55,40 +55,43 @@ public struct ModerationAPI: Sendable {
         try await rest.call("POST", path, body: ReportBody(reportCategory: category, reportDescription: description))
     }
 
-    /// A channel's banned or muted users (its operators).
+    /// A channel's banned users (its operators).
     public func bannedUsers(_ channelURL: String, channelType: ChannelType = .group, limit: Int = 20, token: String? = nil) async throws
         -> Page<Restriction>
     {
-        try await client.rest().call(
-            "GET", "/v3/\(channelType.pathSegment)/\(RESTClient.segment(channelURL))/ban", query: GroupChannelAPI.page(limit, token),
-            as: ListBody<Restriction>.self
-        ).page
+        try await restrictions("ban", channelURL, channelType, limit, token)
     }
 
     public func mutedUsers(_ channelURL: String, channelType: ChannelType = .group, limit: Int = 20, token: String? = nil) async throws
         -> Page<Restriction>
     {
-        try await client.rest().call(
-            "GET", "/v3/\(channelType.pathSegment)/\(RESTClient.segment(channelURL))/mute", query: GroupChannelAPI.page(limit, token),
-            as: ListBody<Restriction>.self
-        ).page
+        try await restrictions("mute", channelURL, channelType, limit, token)
     }
 
     /// Bans `userId` from the channel for `seconds` (-1: for good), as one of its operators.
     public func ban(_ channelURL: String, userId: String, seconds: Int = -1, description: String? = nil, channelType: ChannelType = .group)
         async throws
     {
-        try await client.rest().call(
-            "POST", "/v3/\(channelType.pathSegment)/\(RESTClient.segment(channelURL))/ban",
-            body: RestrictionBody(userId: userId, seconds: seconds, description: description))
+        try await restrict("ban", channelURL, channelType, RestrictionBody(userId: userId, seconds: seconds, description: description))
     }
 
     public func mute(_ channelURL: String, userId: String, seconds: Int = -1, description: String? = nil, channelType: ChannelType = .group)
         async throws
     {
+        try await restrict("mute", channelURL, channelType, RestrictionBody(userId: userId, seconds: seconds, description: description))
+    }
+
+    private func restrictions(_ kind: String, _ channelURL: String, _ type: ChannelType, _ limit: Int, _ token: String?) async throws
+        -> Page<Restriction>
+    {
         try await client.rest().call(
-            "POST", "/v3/\(channelType.pathSegment)/\(RESTClient.segment(channelURL))/mute",
-            body: RestrictionBody(userId: userId, seconds: seconds, description: description))
+            "GET", "/v3/\(type.pathSegment)/\(RESTClient.segment(channelURL))/\(kind)", query: GroupChannelAPI.page(limit, token),
+            as: ListBody<Restriction>.self
+        ).page
+    }
+
+    private func restrict(_ kind: String, _ channelURL: String, _ type: ChannelType, _ body: RestrictionBody) async throws {
+        try await client.rest().call("POST", "/v3/\(type.pathSegment)/\(RESTClient.segment(channelURL))/\(kind)", body: body)
     }
 }
 
