@@ -6,12 +6,8 @@ import Testing
 @Suite struct ConversationTests {
     @Test func threadsPinsPollsSearchAndCounters() async throws {
         let server = try await ParleyServer()
-        let (aliceId, aliceToken) = try await server.user("alice")
-        let (bobId, bobToken) = try await server.user("bob")
-        let alice = ParleyClient(baseURL: server.baseURL)
-        let bob = ParleyClient(baseURL: server.baseURL)
-        try await alice.connect(userId: aliceId, sessionToken: aliceToken)
-        try await bob.connect(userId: bobId, sessionToken: bobToken)
+        let (alice, aliceId) = try await server.connected("alice")
+        let (bob, bobId) = try await server.connected("bob")
         var params = GroupChannelCreateParams(userIds: [aliceId, bobId])
         params.operatorIds = [aliceId]
         let url = try await alice.groupChannels.create(params).channelURL

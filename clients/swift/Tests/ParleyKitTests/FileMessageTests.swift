@@ -11,12 +11,8 @@ import Testing
 @Suite struct FileMessageTests {
     @Test func anUploadReportsProgressAndArrives() async throws {
         let server = try await ParleyServer()
-        let (aliceId, aliceToken) = try await server.user("alice")
-        let (bobId, bobToken) = try await server.user("bob")
-        let alice = ParleyClient(baseURL: server.baseURL)
-        let bob = ParleyClient(baseURL: server.baseURL)
-        try await alice.connect(userId: aliceId, sessionToken: aliceToken)
-        try await bob.connect(userId: bobId, sessionToken: bobToken)
+        let (alice, aliceId) = try await server.connected("alice")
+        let (bob, bobId) = try await server.connected("bob")
         let heard = Recorder()
         bob.addChannelDelegate(heard, identifier: "test")
         let url = try await alice.groupChannels.create(.init(userIds: [aliceId, bobId])).channelURL
