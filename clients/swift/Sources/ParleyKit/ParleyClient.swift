@@ -43,6 +43,8 @@ public final class ParleyClient: Sendable {
             eventsURL: Self.eventsURL(baseURL), credentials: credentials, transport: transport, dispatcher: dispatcher, rest: rest,
             settings: settings, resumeFrom: session.resumePosition(for: userId))
         session.set(Session(credentials: credentials, rest: rest, connection: connection))
+        // The stream's first state is this connection's, not how the last one ended.
+        dispatcher.dispatch(state: .connecting, userId: userId)
         let states = dispatcher.states()
         await connection.start()
         let timeout = settings.connectTimeout

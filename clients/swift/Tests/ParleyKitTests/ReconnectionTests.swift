@@ -127,6 +127,23 @@ import Testing
         #expect(mine.items.map(\.channelURL) == [url])
         #expect(asked.value == 1)
 
+        // A provider whose tokens are refused too is asked three times in a row, then the session ends.
+        let stale = Counter()
+        await bob.setTokenProvider { _ in
+            stale.increment()
+            return "not-a-token"
+        }
+        let refusedStates = bob.connectionStates()
+        try await server.admin("DELETE", "/v3/users/\(bobId)/token")
+        for await state in refusedStates {
+            if case .closed(let reason) = state {
+                #expect(reason == .unauthorized)
+                break
+            }
+        }
+        #expect(stale.value == 3)
+        try await bob.connect(userId: bobId, sessionToken: try await server.token(for: bobId))
+
         // Without a provider, a refused token ends the session.
         await bob.setTokenProvider(nil)
         let states = bob.connectionStates()

@@ -23,6 +23,8 @@ actor EventConnection {
     /// The wait before the next reconnection, cut short when the network comes back.
     private var backoff: Task<Void, Never>?
     private var networkCameBack = false
+    /// Tokens refused one after the other without the stream opening in between.
+    private var refusedInARow = 0
     #if canImport(Network)
         private var reachability: ReachabilityMonitor?
     #endif
@@ -91,7 +93,9 @@ actor EventConnection {
             if Task.isCancelled { break }
             switch code {
             case 4001:
-                guard (try? await credentials.renew(refused: token)) != nil else {
+                // A provider whose fresh tokens are refused as well would be asked forever.
+                refusedInARow += 1
+                guard refusedInARow <= 3, (try? await credentials.renew(refused: token)) != nil else {
                     dispatcher.dispatch(state: .closed(.unauthorized), userId: userId)
                     return
                 }
@@ -143,6 +147,7 @@ actor EventConnection {
         case "hello":
             helloLastEventID = event.lastEventId
             if cursor == nil { cursor = helloLastEventID }
+            refusedInARow = 0
             dispatcher.dispatch(state: .open, userId: credentials.userId)
         case "resync_required":
             cursor = helloLastEventID

@@ -1,6 +1,7 @@
 /// Asked for a new session token when the server refuses the current one (expired or revoked):
 /// the app gets one from its own backend (which calls `POST /v3/users/{user_id}/token` with the
-/// API token) and returns it; throwing ends the session.
+/// API token) and returns it; throwing ends the session, and so do three tokens in a row that the
+/// event stream refuses as well.
 public typealias SessionTokenProvider = @Sendable (_ userId: String) async throws -> String
 
 /// The signed-in user's session token, renewed through the provider, once for all callers that
