@@ -128,3 +128,54 @@ import Testing
         server.stop()
     }
 }
+
+/// More of the seeds' message and channel calls: open channels' edits, deletes and files,
+/// delivery receipts, archiving, access codes.
+@Suite struct MoreOperationTests {
+    @Test func openChannelMessagesReceiptsArchivesAndAccessCodes() async throws {
+        let server = try await ParleyServer()
+        let (alice, aliceId) = try await server.connected("alice")
+        let (bob, bobId) = try await server.connected("bob")
+        let lobby = "lobby-\(UUID().uuidString.prefix(6))"
+        try await server.admin("POST", "/v3/open_channels", ["channel_url": lobby, "operator_ids": [aliceId]])
+        try await alice.openChannels.enter(lobby)
+        let said = try await alice.messages.sendUserMessage(lobby, .init(message: "hi"), channelType: .open)
+        let edited = try await alice.messages.update(lobby, messageId: said.messageId, .init(message: "hi all"), channelType: .open)
+        #expect(edited.message == "hi all")
+        let file = try await alice.messages.sendFileMessage(
+            lobby, FileMessageParams(file: Data("notes".utf8), fileName: "n.txt"), channelType: .open)
+        #expect(file.file?.name == "n.txt" && file.channelType == "open")
+        try await alice.messages.delete(lobby, messageId: said.messageId, channelType: .open)
+        let left = try await alice.messages.list(lobby, .init(point: .timestamp(.max), previousLimit: 10), channelType: .open)
+        #expect(left.map(\.messageId) == [file.messageId])
+
+        // Delivery receipts and reactions taken back.
+        let url = try await alice.groupChannels.create(.init(userIds: [aliceId, bobId])).channelURL
+        let message = try await alice.messages.sendUserMessage(url, .init(message: "delivered?"))
+        let seen = Recorder()
+        alice.addChannelDelegate(seen, identifier: "test")
+        try await bob.receipts.markAsDelivered(url)
+        try await bob.messages.addReaction(url, messageId: message.messageId, key: "eyes")
+        try await bob.messages.removeReaction(url, messageId: message.messageId, key: "eyes")
+        #expect(await eventually { seen.reactions.map(\.operation) == ["add", "delete"] })
+        #expect(try await alice.messages.get(url, messageId: message.messageId).reactions?.isEmpty != false)
+
+        // Archived (hidden, no auto-unhide): a new message does not bring it back.
+        try await bob.groupChannels.hide(url, allowAutoUnhide: false)
+        _ = try await alice.messages.sendUserMessage(url, .init(message: "still archived"))
+        var unhidden = MyChannelQuery()
+        unhidden.hiddenMode = "unhidden_only"
+        #expect(try await bob.groupChannels.myChannels(unhidden).items.isEmpty)
+
+        // A public channel with an access code.
+        var gated = GroupChannelCreateParams(userIds: [aliceId], isPublic: true)
+        gated.accessCode = "sesame"
+        let club = try await alice.groupChannels.create(gated).channelURL
+        await #expect(throws: ParleyKitError.self) { try await bob.groupChannels.join(club) }
+        try await bob.groupChannels.join(club, accessCode: "sesame")
+        #expect(try await bob.groupChannels.get(club).memberState == "joined")
+        await alice.disconnect()
+        await bob.disconnect()
+        server.stop()
+    }
+}

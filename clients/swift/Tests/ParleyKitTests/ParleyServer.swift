@@ -46,6 +46,8 @@ final class ParleyServer: @unchecked Sendable {
         try process.run()
         self.process = process
         for _ in 0..<300 {
+            // Its own answer, not another server's on the same port.
+            guard process.isRunning else { throw Failure("parley serve exited (\(process.terminationStatus)) on port \(port)") }
             if (try? await raw("GET", "/ready").status) == 200 { return }
             try await Task.sleep(nanoseconds: 100_000_000)
         }
@@ -112,7 +114,21 @@ final class ParleyServer: @unchecked Sendable {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
+    /// Ports handed out in this process: two servers starting at once could otherwise be given
+    /// the same free port, the second then answering nothing and the tests sharing the first.
+    nonisolated(unsafe) private static var handedOut: Set<Int> = []
+    private static let portLock = NSLock()
+
     static func freePort() throws -> Int {
+        for _ in 0..<100 {
+            let port = try probePort()
+            let fresh = portLock.withLock { handedOut.insert(port).inserted }
+            if fresh { return port }
+        }
+        throw Failure("no free port")
+    }
+
+    private static func probePort() throws -> Int {
         #if os(Linux)
             let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
