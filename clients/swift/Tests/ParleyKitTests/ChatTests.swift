@@ -48,6 +48,13 @@ import Testing
         try await bob.messages.delete(url, messageId: second.messageId)
         #expect(await eventually { seen.deleted == [second.messageId] })
 
+        // Sending the same params again (a retry after a failure) makes no second message.
+        let retried = UserMessageParams(message: "once only")
+        let firstTry = try await alice.messages.sendUserMessage(url, retried)
+        let secondTry = try await alice.messages.sendUserMessage(url, retried)
+        #expect(secondTry.messageId == firstTry.messageId)
+        try await alice.messages.delete(url, messageId: firstTry.messageId)
+
         // History by timestamp, and by message id.
         for index in 0..<5 { _ = try await alice.messages.sendUserMessage(url, .init(message: "m\(index)")) }
         let latest = try await bob.messages.list(url, .init(point: .timestamp(Int64.max), previousLimit: 3))

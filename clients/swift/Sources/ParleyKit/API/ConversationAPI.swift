@@ -65,8 +65,11 @@ public struct ConversationAPI: Sendable {
 
     /// Schedules a user message to be sent at `at` (ms, 5 minutes to 30 days ahead by default).
     public func schedule(_ channelURL: String, _ params: UserMessageParams, at scheduledAt: Int64) async throws -> ScheduledMessage {
-        try await client.rest().call(
-            "POST", channelPath(.group, channelURL, "/scheduled_messages"), body: Scheduled(content: params, scheduledAt: scheduledAt))
+        // The scheduled send carries a dedup id of the server's own.
+        var content = params
+        content.dedupId = nil
+        return try await client.rest().call(
+            "POST", channelPath(.group, channelURL, "/scheduled_messages"), body: Scheduled(content: content, scheduledAt: scheduledAt))
     }
 
     public func cancelScheduled(_ channelURL: String, id: Int64) async throws -> ScheduledMessage {

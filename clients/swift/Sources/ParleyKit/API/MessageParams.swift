@@ -16,8 +16,10 @@ public struct UserMessageParams: Encodable, Sendable {
     public var isReplyToChannel: Bool?
     public var isSilent: Bool?
     public var pollId: Int64?
-    /// Makes a retried send safe: the server answers a repeat with the first send's message.
-    public var dedupId: String?
+    /// Makes a retried send safe: the server answers a repeat with the first send's message. Each
+    /// params value gets a fresh one, so sending the same value again after a failure (a dropped
+    /// connection, a timeout) never makes a second message.
+    public var dedupId: String? = UUID().uuidString
     let messageType = "MESG"
 
     public init(message: String, customType: String? = nil, data: String? = nil, mentionedUserIds: [String]? = nil) {
@@ -38,7 +40,9 @@ public struct FileMessageParams: Sendable {
     public var customType: String?
     public var data: String?
     public var parentMessageId: Int64?
-    public var dedupId: String?
+    /// As `UserMessageParams.dedupId`: sending the same value again never makes a second message
+    /// (the second upload is discarded by the server).
+    public var dedupId: String? = UUID().uuidString
 
     public init(file: Data, fileName: String, mimeType: String? = nil) {
         self.file = file
