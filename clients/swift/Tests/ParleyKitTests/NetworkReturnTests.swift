@@ -20,7 +20,7 @@ import Testing
         try await server.start()
         let connection = try bob.connection()
         let back = await eventually(within: 10) {
-            await connection.networkBecameAvailable()
+            connection.networkBecameAvailable()
             return bob.connectionState == .open
         }
         #expect(back, "still \(bob.connectionState) with a backoff of up to 60 s")

@@ -21,8 +21,7 @@ actor EventConnection {
     private var loop: Task<Void, Never>?
     private var sender: (any WebSocketSending)?
     /// The wait before the next reconnection, cut short when the network comes back.
-    private var backoff: Task<Void, Never>?
-    private var networkCameBack = false
+    private let backoff = BackoffWait()
     /// Tokens refused one after the other without the stream opening in between.
     private var refusedInARow = 0
     #if canImport(Network)
@@ -50,15 +49,14 @@ actor EventConnection {
         guard loop == nil else { return }
         loop = Task { await self.run() }
         #if canImport(Network)
-            reachability = ReachabilityMonitor { [weak self] in Task { await self?.networkBecameAvailable() } }
+            reachability = ReachabilityMonitor { [backoff] in backoff.cut() }
         #endif
     }
 
     /// The network is usable again: a reconnection waiting out its backoff tries now, and the
     /// backoff starts over.
-    func networkBecameAvailable() {
-        networkCameBack = true
-        backoff?.cancel()
+    nonisolated func networkBecameAvailable() {
+        backoff.cut()
     }
 
     func stop() async {
@@ -66,7 +64,6 @@ actor EventConnection {
             reachability = nil
         #endif
         loop?.cancel()
-        backoff?.cancel()
         await sender?.close()
         sender = nil
         await loop?.value
@@ -111,13 +108,8 @@ actor EventConnection {
                 if Date().timeIntervalSince(openedAt) > settings.stableAfter { delay = settings.initialBackoff }
                 attempt += 1
                 dispatcher.dispatch(state: .reconnecting(attempt: attempt), userId: userId)
-                let nanoseconds = UInt64(Double.random(in: 0...delay) * 1_000_000_000)
-                let wait = Task<Void, Never> { try? await Task.sleep(nanoseconds: nanoseconds) }
-                backoff = wait
-                await wait.value
-                backoff = nil
+                let networkCameBack = await backoff.wait(seconds: Double.random(in: 0...delay))
                 delay = networkCameBack ? settings.initialBackoff : min(delay * 2, settings.maximumBackoff)
-                networkCameBack = false
             }
         }
         dispatcher.dispatch(state: .closed(.requested), userId: userId)

@@ -7,7 +7,7 @@ public struct ChannelRef: Sendable, Equatable, Hashable {
 /// Hears what happens in the signed-in user's channels, in the order it happened, each event
 /// once (also across reconnections). Every method has an empty default: implement the ones a
 /// screen needs. Methods are called one at a time from ParleyKit's own task, never on the main
-/// actor: hop there (`Task { @MainActor in … }`) to touch the UI.
+/// actor: hop to the main actor to touch the UI.
 public protocol ChannelDelegate: AnyObject, Sendable {
     func channel(_ channel: ChannelRef, didReceive message: Message)
     func channel(_ channel: ChannelRef, didUpdate message: Message)
