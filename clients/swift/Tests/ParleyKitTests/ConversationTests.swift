@@ -18,9 +18,11 @@ import Testing
         var reply = UserMessageParams(message: "a reply")
         reply.parentMessageId = parent.messageId
         _ = try await bob.messages.sendUserMessage(url, reply)
-        let thread = try await alice.conversations.thread(
-            url, parentMessageId: parent.messageId, .init(point: .timestamp(0), nextLimit: 10))
-        #expect(thread.map(\.message) == ["a reply"])
+        var window = MessageListParams(point: .timestamp(0), nextLimit: 10)
+        window.includeParentMessageInfo = true
+        let thread = try await alice.conversations.thread(url, parentMessageId: parent.messageId, window)
+        #expect(thread.replies.map(\.message) == ["a reply"] && thread.parentMessage?.messageId == parent.messageId)
+        #expect(thread.replies.first?.parentMessageInfo?.message == parent.message)
         #expect(try await alice.messages.get(url, messageId: parent.messageId).threadInfo?.replyCount == 1)
 
         // Pins.

@@ -5,40 +5,67 @@ extension ParleyClient {
     public var conversations: ConversationAPI { ConversationAPI(client: self) }
 }
 
-/// A new poll: its options, and whether members may add some or vote for several.
-public struct PollParams: Encodable, Sendable {
-    public var title: String
-    public var options: [String]
-    public var allowUserSuggestion: Bool?
-    public var allowMultipleVotes: Bool?
-    /// When it closes by itself (ms).
-    public var closeAt: Int64?
-    public var data: String?
+/// A thread: its parent message and a window of its replies.
+public struct MessageThread: Sendable, Decodable {
+    public let parentMessage: Message?
+    public let replies: [Message]
 
-    public init(title: String, options: [String], allowMultipleVotes: Bool? = nil) {
-        self.title = title
-        self.options = options
-        self.allowMultipleVotes = allowMultipleVotes
+    enum CodingKeys: String, CodingKey {
+        case parentMessage
+        case replies = "messages"
+    }
+}
+
+/// What to search messages for (API.md §13.5): the query, and filters.
+public struct MessageSearchQuery: Sendable {
+    public var query: String
+    public var channelURL: String?
+    public var customType: String?
+    public var senderId: String?
+    /// The time span the messages were sent in (ms).
+    public var from: Int64?
+    public var to: Int64?
+    /// Best match first, instead of newest first.
+    public var byScore = false
+    /// Only messages whose text holds the query as written (letter case aside).
+    public var exactMatch = false
+    /// The query in PostgreSQL's web search syntax (`"a phrase" or -word`).
+    public var advancedQuery = false
+    public var limit = 20
+    public var token: String?
+
+    public init(_ query: String, channelURL: String? = nil) {
+        self.query = query
+        self.channelURL = channelURL
+    }
+
+    var items: [URLQueryItem] {
+        var items = GroupChannelAPI.page(limit, token) + [URLQueryItem(name: "query", value: query)]
+        let optional: [(String, String?)] = [
+            ("channel_url", channelURL), ("custom_type", customType), ("sender_id", senderId), ("message_ts_from", from.map(String.init)),
+            ("message_ts_to", to.map(String.init)), ("sort_field", byScore ? "score" : nil), ("exact_match", exactMatch ? "true" : nil),
+            ("advanced_query", advancedQuery ? "true" : nil)
+        ]
+        for case (let name, let value?) in optional { items.append(URLQueryItem(name: name, value: value)) }
+        return items
     }
 }
 
 public struct ConversationAPI: Sendable {
     let client: ParleyClient
 
-    private func channelPath(_ type: ChannelType, _ url: String, _ rest: String) -> String {
+    func channelPath(_ type: ChannelType, _ url: String, _ rest: String) -> String {
         "/v3/\(type.pathSegment)/\(RESTClient.segment(url))\(rest)"
     }
 
     // MARK: Threads (§13.1): a reply is a message sent with `parentMessageId`.
 
-    /// A thread's replies around a point, like history.
+    /// A thread's parent and its replies around a point, like history.
     public func thread(_ channelURL: String, parentMessageId: Int64, _ params: MessageListParams, channelType: ChannelType = .group)
-        async throws -> [Message]
+        async throws -> MessageThread
     {
         try await client.rest().call(
-            "GET", channelPath(channelType, channelURL, "/messages/\(parentMessageId)/thread"), query: params.items,
-            as: MessagesBody.self
-        ).messages
+            "GET", channelPath(channelType, channelURL, "/messages/\(parentMessageId)/thread"), query: params.items)
     }
 
     // MARK: Pinned messages (§13.2)
@@ -61,65 +88,16 @@ public struct ConversationAPI: Sendable {
         ).page
     }
 
-    // MARK: Scheduled messages (§13.3)
-
-    /// Schedules a user message to be sent at `at` (ms, 5 minutes to 30 days ahead by default).
-    public func schedule(_ channelURL: String, _ params: UserMessageParams, at scheduledAt: Int64) async throws -> ScheduledMessage {
-        // The scheduled send carries a dedup id of the server's own.
-        var content = params
-        content.dedupId = nil
-        return try await client.rest().call(
-            "POST", channelPath(.group, channelURL, "/scheduled_messages"), body: Scheduled(content: content, scheduledAt: scheduledAt))
-    }
-
-    public func cancelScheduled(_ channelURL: String, id: Int64) async throws -> ScheduledMessage {
-        try await client.rest().call("DELETE", channelPath(.group, channelURL, "/scheduled_messages/\(id)"))
-    }
-
-    public func sendScheduledNow(_ channelURL: String, id: Int64) async throws -> ScheduledMessage {
-        try await client.rest().call("POST", channelPath(.group, channelURL, "/scheduled_messages/\(id)/send_now"), body: EmptyBody())
-    }
-
-    /// The signed-in user's scheduled messages (of one channel, when given).
-    public func scheduledMessages(channelURL: String? = nil, limit: Int = 20, token: String? = nil) async throws -> Page<ScheduledMessage> {
-        var query = GroupChannelAPI.page(limit, token)
-        if let channelURL { query.append(URLQueryItem(name: "channel_url", value: channelURL)) }
-        return try await client.rest().call("GET", "/v3/scheduled_messages", query: query, as: ListBody<ScheduledMessage>.self).page
-    }
-
-    // MARK: Polls (§13.4)
-
-    /// Makes a poll; send a message with its id (`UserMessageParams.pollId`) to put it in a channel.
-    public func createPoll(_ params: PollParams) async throws -> Poll {
-        try await client.rest().call("POST", "/v3/polls", body: params)
-    }
-
-    public func poll(_ id: Int64) async throws -> Poll {
-        try await client.rest().call("GET", "/v3/polls/\(id)")
-    }
-
-    /// Replaces the signed-in user's votes in the poll (`[]` takes them back).
-    public func vote(poll id: Int64, optionIds: [Int64]) async throws -> Poll {
-        try await client.rest().call("PUT", "/v3/polls/\(id)/vote", body: ["option_ids": optionIds])
-    }
-
-    public func closePoll(_ id: Int64) async throws -> Poll {
-        try await client.rest().call("PUT", "/v3/polls/\(id)/close", body: EmptyBody())
-    }
-
-    public func addPollOption(poll id: Int64, text: String) async throws -> Poll {
-        try await client.rest().call("POST", "/v3/polls/\(id)/options", body: ["text": text])
-    }
-
     // MARK: Search (§13.5)
 
     /// Messages of the user's channels holding `query` (any language), newest first.
-    public func searchMessages(_ query: String, channelURL: String? = nil, limit: Int = 20, token: String? = nil) async throws
-        -> Page<Message>
-    {
-        var items = GroupChannelAPI.page(limit, token) + [URLQueryItem(name: "query", value: query)]
-        if let channelURL { items.append(URLQueryItem(name: "channel_url", value: channelURL)) }
-        return try await client.rest().call("GET", "/v3/search/messages", query: items, as: ListBody<Message>.self).page
+    public func searchMessages(_ query: String, channelURL: String? = nil) async throws -> Page<Message> {
+        try await searchMessages(MessageSearchQuery(query, channelURL: channelURL))
+    }
+
+    /// Messages of the user's channels that match the query and its filters.
+    public func searchMessages(_ query: MessageSearchQuery) async throws -> Page<Message> {
+        try await client.rest().call("GET", "/v3/search/messages", query: query.items, as: ListBody<Message>.self).page
     }
 
     // MARK: Metacounters (§13.6)
@@ -136,16 +114,10 @@ public struct ConversationAPI: Sendable {
             "PUT", channelPath(channelType, channelURL, "/metacounter/\(RESTClient.segment(key))"), body: body)
         return values[key] ?? 0
     }
-}
 
-private struct Scheduled: Encodable, Sendable {
-    let content: UserMessageParams
-    let scheduledAt: Int64
-
-    func encode(to encoder: any Encoder) throws {
-        try content.encode(to: encoder)
-        var container = encoder.container(keyedBy: JSONCoding.CamelKey.self)
-        try container.encode(scheduledAt, forKey: JSONCoding.CamelKey("scheduledAt"))
+    /// Removes a counter (the channel's operators).
+    public func deleteCounter(_ channelURL: String, key: String, channelType: ChannelType = .group) async throws {
+        try await client.rest().call("DELETE", channelPath(channelType, channelURL, "/metacounter/\(RESTClient.segment(key))"))
     }
 }
 

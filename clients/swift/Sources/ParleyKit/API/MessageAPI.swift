@@ -29,12 +29,7 @@ public struct MessageAPI: Sendable {
     public func sendFileMessage(
         _ channelURL: String, _ params: FileMessageParams, channelType: ChannelType = .group, progress: UploadProgress? = nil
     ) async throws -> Message {
-        let rest = try client.rest()
-        let form = MultipartForm(fields: params.fields, fileName: params.fileName, mimeType: params.mimeType, file: params.file)
-        let data = try await rest.perform("POST", path(channelType, channelURL), contentType: form.contentType) { request in
-            try await Uploader.upload(request, body: form.body, session: rest.urlSession, progress: progress)
-        }
-        return try JSONCoding.decoder.decode(Message.self, from: data)
+        try await client.rest().upload(path(channelType, channelURL), params, progress: progress)
     }
 
     public func get(_ channelURL: String, messageId: Int64, channelType: ChannelType = .group) async throws -> Message {
@@ -65,6 +60,46 @@ public struct MessageAPI: Sendable {
             "DELETE", path(channelType, channelURL, "/\(messageId)/reactions"), query: [URLQueryItem(name: "reaction", value: key)])
     }
 
+    /// Makes these meta array keys on the message, with their values (the seeds'
+    /// `createMessageMetaArrayKeys`); the message after.
+    public func createMetaArrayKeys(_ channelURL: String, messageId: Int64, _ arrays: [MetaArray], channelType: ChannelType = .group)
+        async throws -> Message
+    {
+        try await client.rest().call(
+            "POST", path(channelType, channelURL, "/\(messageId)/sorted_metaarray"), body: ["sorted_metaarray": arrays])
+    }
+
+    /// Adds values to the message's meta arrays (a key it lacks is made); the message after.
+    public func addMetaArrayValues(_ channelURL: String, messageId: Int64, _ arrays: [MetaArray], channelType: ChannelType = .group)
+        async throws -> Message
+    {
+        try await changeMetaArrays(channelURL, messageId, arrays, mode: "add", channelType)
+    }
+
+    /// Removes values from the message's meta arrays (the keys stay); the message after.
+    public func removeMetaArrayValues(_ channelURL: String, messageId: Int64, _ arrays: [MetaArray], channelType: ChannelType = .group)
+        async throws -> Message
+    {
+        try await changeMetaArrays(channelURL, messageId, arrays, mode: "remove", channelType)
+    }
+
+    /// Removes these keys, with their values, from the message's meta arrays; the message after.
+    public func deleteMetaArrayKeys(_ channelURL: String, messageId: Int64, _ keys: [String], channelType: ChannelType = .group)
+        async throws -> Message
+    {
+        try await client.rest().call(
+            "DELETE", path(channelType, channelURL, "/\(messageId)/sorted_metaarray"),
+            query: [URLQueryItem(name: "metaarray_keys", value: keys.joined(separator: ","))], as: Message.self)
+    }
+
+    private func changeMetaArrays(_ channelURL: String, _ messageId: Int64, _ arrays: [MetaArray], mode: String, _ type: ChannelType)
+        async throws -> Message
+    {
+        try await client.rest().call(
+            "PUT", path(type, channelURL, "/\(messageId)/sorted_metaarray"),
+            body: MetaArrayChange(sortedMetaarray: arrays, mode: mode, upsert: true))
+    }
+
     /// The message with translations into `languages` (API.md §9).
     public func translate(_ channelURL: String, messageId: Int64, into languages: [String], channelType: ChannelType = .group)
         async throws -> Message
@@ -91,6 +126,12 @@ public struct MessageChangelog: Sendable, Decodable {
     public let deleted: [Int64]
     public let hasMore: Bool
     public let next: String?
+}
+
+private struct MetaArrayChange: Encodable, Sendable {
+    let sortedMetaarray: [MetaArray]
+    let mode: String
+    let upsert: Bool
 }
 
 struct MessagesBody: Decodable {

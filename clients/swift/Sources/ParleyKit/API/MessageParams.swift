@@ -97,6 +97,10 @@ public struct MessageListParams: Sendable {
     public var senderIds: [String]?
     /// `none` (default: no thread-only replies), `all`, `only_reply_to_channel`.
     public var replyType: String?
+    /// `MESG`, `FILE` or `ADMM` only.
+    public var messageType: String?
+    /// Replies carry their parent's summary (`Message.parentMessageInfo`).
+    public var includeParentMessageInfo = false
 
     public init(point: Point, previousLimit: Int = 20, nextLimit: Int = 0) {
         self.point = point
@@ -117,6 +121,8 @@ public struct MessageListParams: Sendable {
         if let customTypes { query.append(URLQueryItem(name: "custom_types", value: customTypes.joined(separator: ","))) }
         if let senderIds { query.append(URLQueryItem(name: "sender_ids", value: senderIds.joined(separator: ","))) }
         if let replyType { query.append(URLQueryItem(name: "include_reply_type", value: replyType)) }
+        if let messageType { query.append(URLQueryItem(name: "message_type", value: messageType)) }
+        if includeParentMessageInfo { query.append(URLQueryItem(name: "include_parent_message_info", value: "true")) }
         return query
     }
 }

@@ -81,6 +81,19 @@ public struct ModerationAPI: Sendable {
         try await restrict("mute", channelURL, channelType, RestrictionBody(userId: userId, seconds: seconds, description: description))
     }
 
+    public func unban(_ channelURL: String, userId: String, channelType: ChannelType = .group) async throws {
+        try await lift("ban", channelURL, channelType, userId)
+    }
+
+    public func unmute(_ channelURL: String, userId: String, channelType: ChannelType = .group) async throws {
+        try await lift("mute", channelURL, channelType, userId)
+    }
+
+    private func lift(_ kind: String, _ channelURL: String, _ type: ChannelType, _ userId: String) async throws {
+        try await client.rest().call(
+            "DELETE", "/v3/\(type.pathSegment)/\(RESTClient.segment(channelURL))/\(kind)/\(RESTClient.segment(userId))")
+    }
+
     private func restrictions(_ kind: String, _ channelURL: String, _ type: ChannelType, _ limit: Int, _ token: String?) async throws
         -> Page<Restriction>
     {

@@ -28,15 +28,58 @@ public struct OpenChannelQuery: Sendable {
     }
 }
 
+/// An open channel to create, or the fields of one to change (nil: unchanged).
+public struct OpenChannelParams: Encodable, Sendable {
+    /// Chosen by the server when nil (creation only).
+    public var channelURL: String?
+    public var name: String?
+    public var coverURL: String?
+    public var customType: String?
+    public var data: String?
+    /// Keeps no history: messages reach those present, and are gone.
+    public var isEphemeral: Bool?
+    public var operatorIds: [String]?
+
+    public init(name: String? = nil, customType: String? = nil) {
+        self.name = name
+        self.customType = customType
+    }
+}
+
 public struct OpenChannelAPI: Sendable {
     let client: ParleyClient
+
+    private func path(_ channelURL: String, _ rest: String = "") -> String {
+        "/v3/open_channels/\(RESTClient.segment(channelURL))\(rest)"
+    }
+
+    /// Creates an open channel; its creator may name operators (themself included).
+    public func create(_ params: OpenChannelParams) async throws -> OpenChannel {
+        try await client.rest().call("POST", "/v3/open_channels", body: params)
+    }
+
+    /// Changes the channel (its operators).
+    public func update(_ channelURL: String, _ params: OpenChannelParams) async throws -> OpenChannel {
+        var change = params
+        change.channelURL = nil
+        return try await client.rest().call("PUT", path(channelURL), body: change)
+    }
+
+    public func delete(_ channelURL: String) async throws {
+        try await client.rest().call("DELETE", path(channelURL))
+    }
+
+    /// Freezes the channel (only operators speak) or thaws it.
+    public func setFrozen(_ channelURL: String, _ frozen: Bool) async throws -> OpenChannel {
+        try await client.rest().call("PUT", path(channelURL, "/freeze"), body: ["freeze": frozen])
+    }
 
     public func list(_ query: OpenChannelQuery = OpenChannelQuery()) async throws -> Page<OpenChannel> {
         try await client.rest().call("GET", "/v3/open_channels", query: query.items, as: ListBody<OpenChannel>.self).page
     }
 
     public func get(_ channelURL: String) async throws -> OpenChannel {
-        try await client.rest().call("GET", "/v3/open_channels/\(RESTClient.segment(channelURL))")
+        try await client.rest().call("GET", path(channelURL))
     }
 
     /// Enters the channel for as long as the event stream is open (on any of the user's devices),
@@ -51,7 +94,7 @@ public struct OpenChannelAPI: Sendable {
 
     public func participants(_ channelURL: String, limit: Int = 20, token: String? = nil) async throws -> Page<User> {
         try await client.rest().call(
-            "GET", "/v3/open_channels/\(RESTClient.segment(channelURL))/participants", query: GroupChannelAPI.page(limit, token),
+            "GET", path(channelURL, "/participants"), query: GroupChannelAPI.page(limit, token),
             as: ListBody<User>.self
         ).page
     }

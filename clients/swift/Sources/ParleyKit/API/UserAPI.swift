@@ -37,6 +37,23 @@ public struct UserAPI: Sendable {
         return try await rest.call("PUT", path + "/metadata", body: MetadataChange(metadata: values, upsert: true))
     }
 
+    /// Removes a key of the signed-in user's metadata.
+    public func deleteMyMetadata(key: String) async throws {
+        let (rest, path) = try me()
+        try await rest.call("DELETE", path + "/metadata/\(RESTClient.segment(key))")
+    }
+
+    /// Whether invitations join the user at once (true) or wait for them to accept.
+    public func channelInvitationPreference() async throws -> Bool {
+        let (rest, path) = try me()
+        return try await rest.call("GET", path + "/channel_invitation_preference", as: InvitationPreference.self).autoAccept
+    }
+
+    public func setChannelInvitationPreference(autoAccept: Bool) async throws {
+        let (rest, path) = try me()
+        try await rest.call("PUT", path + "/channel_invitation_preference", body: InvitationPreference(autoAccept: autoAccept))
+    }
+
     /// A channel's metadata (those who read the channel).
     public func channelMetadata(_ channelURL: String, channelType: ChannelType = .group) async throws -> [String: String] {
         try await client.rest().call("GET", "/v3/\(channelType.pathSegment)/\(RESTClient.segment(channelURL))/metadata")
@@ -51,6 +68,16 @@ public struct UserAPI: Sendable {
             "PUT", "/v3/\(channelType.pathSegment)/\(RESTClient.segment(channelURL))/metadata",
             body: MetadataChange(metadata: values, upsert: true))
     }
+
+    /// Removes a key of a channel's metadata (its operators).
+    public func deleteChannelMetadata(_ channelURL: String, key: String, channelType: ChannelType = .group) async throws {
+        try await client.rest().call(
+            "DELETE", "/v3/\(channelType.pathSegment)/\(RESTClient.segment(channelURL))/metadata/\(RESTClient.segment(key))")
+    }
+}
+
+private struct InvitationPreference: Codable, Sendable {
+    let autoAccept: Bool
 }
 
 private struct ProfileChange: Encodable, Sendable {

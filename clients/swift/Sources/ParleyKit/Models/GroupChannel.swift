@@ -47,6 +47,8 @@ public struct OpenChannel: Sendable, Equatable, Codable, Identifiable {
     public var participantCount: Int
     public let createdAt: Int64
     public var operators: [User]?
+    /// Newest pin first (API.md §13.2).
+    public var pinnedMessageIds: [Int64]?
 
     public var id: String { channelURL }
 }

@@ -30,6 +30,9 @@ public struct Message: Sendable, Equatable, Codable, Identifiable {
     public var requireAuth: Bool?
     /// A reply's parent (API.md §13.1), and a parent's thread.
     public var parentMessageId: Int64?
+    public var parentMessageInfo: ParentMessageInfo?
+    /// A reply that also shows in the channel's history.
+    public var isReplyToChannel: Bool?
     public var threadInfo: ThreadInfo?
 
     public var id: Int64 { messageId }
@@ -73,4 +76,15 @@ public struct ThreadInfo: Sendable, Equatable, Codable {
     public var replyCount: Int
     public var lastRepliedAt: Int64?
     public var mostReplies: [User]?
+}
+
+/// What a reply shows of its parent.
+public struct ParentMessageInfo: Sendable, Equatable, Codable {
+    public var messageId: Int64
+    public var message: String?
+    public var type: String
+    public var user: User?
+    public var ts: Int64
+    public var customType: String?
+    public var isRemoved: Bool?
 }

@@ -69,6 +69,18 @@ final class RESTClient: Sendable {
         throw ParleyKitError(code: 0, status: 0, message: "unreachable")
     }
 
+    /// POSTs a file message's upload form (with `extra` fields beside the message's own),
+    /// reporting progress; cancelling the calling task cancels the upload.
+    func upload<T: Decodable>(
+        _ path: String, _ params: FileMessageParams, extra: [(String, String)] = [], progress: UploadProgress?, as type: T.Type = T.self
+    ) async throws -> T {
+        let form = MultipartForm(fields: params.fields + extra, fileName: params.fileName, mimeType: params.mimeType, file: params.file)
+        let data = try await perform("POST", path, contentType: form.contentType) { request in
+            try await Uploader.upload(request, body: form.body, session: self.urlSession, progress: progress)
+        }
+        return try JSONCoding.decoder.decode(T.self, from: data)
+    }
+
     func url(_ path: String, _ query: [URLQueryItem] = []) -> URL {
         // `path` is already escaped (`segment`): appendingPathComponent would escape its `%` again.
         var base = baseURL.absoluteString
