@@ -84,11 +84,14 @@ public struct OpenChannelAPI: Sendable {
 
     /// Enters the channel for as long as the event stream is open (on any of the user's devices),
     /// and returns once the server confirms (`participant_entered`); a refusal (full, banned) throws.
+    /// ParleyKit enters it again after a reconnection, until `exit` or `disconnect`.
     public func enter(_ channelURL: String, timeout: Double = 10) async throws {
         try await confirmed(channelURL, frame: "enter", event: "participant_entered", timeout: timeout)
+        try await client.connection().noteEntered(channelURL, true)
     }
 
     public func exit(_ channelURL: String, timeout: Double = 10) async throws {
+        try await client.connection().noteEntered(channelURL, false)
         try await confirmed(channelURL, frame: "exit", event: "participant_exited", timeout: timeout)
     }
 

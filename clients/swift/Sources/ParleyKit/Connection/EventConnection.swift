@@ -24,6 +24,11 @@ actor EventConnection {
     private let backoff = BackoffWait()
     /// Tokens refused one after the other without the stream opening in between.
     private var refusedInARow = 0
+    /// Whether the stream has been open before: the next `hello` is a reconnection.
+    private var hasOpened = false
+    /// The open channels the user entered on this connection: entered again after a
+    /// reconnection, since a participation lapses 30 s after the user's last socket closed.
+    private var enteredOpenChannels: Set<String> = []
     #if canImport(Network)
         private var reachability: ReachabilityMonitor?
     #endif
@@ -68,6 +73,14 @@ actor EventConnection {
         sender = nil
         await loop?.value
         loop = nil
+    }
+
+    func noteEntered(_ channelURL: String, _ entered: Bool) {
+        if entered {
+            enteredOpenChannels.insert(channelURL)
+        } else {
+            enteredOpenChannels.remove(channelURL)
+        }
     }
 
     /// Sends a client frame (typing, enter, exit) on the open socket.
@@ -141,6 +154,8 @@ actor EventConnection {
             if cursor == nil { cursor = helloLastEventID }
             refusedInARow = 0
             dispatcher.dispatch(state: .open, userId: credentials.userId)
+            if hasOpened { await reopened() }
+            hasOpened = true
         case "resync_required":
             cursor = helloLastEventID
             await resync()
@@ -154,6 +169,16 @@ actor EventConnection {
                 dispatcher.dispatch(event)
             }
         }
+    }
+
+    /// Back after a drop: enters the open channels again (a refusal, such as a ban meanwhile,
+    /// comes as an `error` frame), then tells the streams, so that an open channel's collection
+    /// reads what it missed while not a participant (the server keeps no open-channel changelog).
+    private func reopened() async {
+        for channelURL in enteredOpenChannels.sorted() {
+            try? await send(["type": "enter", "channel_url": channelURL])
+        }
+        dispatcher.dispatch(ParleyEvent.local("reconnected"))
     }
 
     /// What the server could not replay, from the channel changelog (EVENTS.md §11).
@@ -173,10 +198,7 @@ actor EventConnection {
         }
         dispatcher.dispatch(resync: ChannelChanges(updated: updated, deleted: deleted))
         // Then to the streams (and `didReceive`): a message collection catches its channel up.
-        dispatcher.dispatch(
-            ParleyEvent(
-                eventId: nil, type: "resync_required", ts: nil, channelURL: nil, channelType: nil, data: Data("{}".utf8),
-                errorCode: nil, errorMessage: nil, lastEventId: nil))
+        dispatcher.dispatch(ParleyEvent.local("resync_required"))
     }
 }
 

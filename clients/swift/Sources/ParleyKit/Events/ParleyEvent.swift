@@ -6,7 +6,9 @@ import Foundation
 public struct ParleyEvent: Sendable {
     /// Increasing server-wide; nil for typing, unread counts and the like.
     public let eventId: Int64?
-    /// `message_received`, `typing_started`, … (EVENTS.md §3–4); unknown types come too.
+    /// `message_received`, `typing_started`, … (EVENTS.md §3–4); unknown types come too. Two are
+    /// ParleyKit's: `resync_required` after the channel changelog was read (what the server could
+    /// not replay), and `reconnected` when the stream opens again after a drop.
     public let type: String
     public let ts: Int64?
     public let channelURL: String?
@@ -61,6 +63,14 @@ public struct ParleyEvent: Sendable {
     public let errorMessage: String?
     /// A `hello` frame's `last_event_id`.
     let lastEventId: Int64?
+
+    /// A frame of ParleyKit's own, for the streams: `resync_required` (the channel changelog has
+    /// been read), `reconnected` (the stream is open again after a drop).
+    static func local(_ type: String) -> ParleyEvent {
+        ParleyEvent(
+            eventId: nil, type: type, ts: nil, channelURL: nil, channelType: nil, data: Data("{}".utf8), errorCode: nil, errorMessage: nil,
+            lastEventId: nil)
+    }
 
     /// Reads a frame; nil when it is not a JSON object with a `type`.
     static func parse(_ text: String) -> ParleyEvent? {
