@@ -14,14 +14,16 @@ export const apiToken = `js_${randomUUID().replace(/-/g, "")}`;
 const handedOut = new Set();
 
 export class ParleyServer {
-  static async start(port) {
-    const server = new ParleyServer(port ?? (await freePort()));
+  /** `environment`: more of the server's configuration (PARLEY_…). */
+  static async start(port, environment = {}) {
+    const server = new ParleyServer(port ?? (await freePort()), environment);
     await server.start();
     return server;
   }
 
-  constructor(port) {
+  constructor(port, environment = {}) {
     this.port = port;
+    this.environment = environment;
     this.fileKey = randomBytes(32).toString("base64");
     this.fileDirectory = join(tmpdir(), `parley-js-${randomUUID()}`);
     this.process = null;
@@ -49,6 +51,7 @@ export class ParleyServer {
         PARLEY_PUBLIC_URL: this.baseUrl,
         // The tests send faster than a person: no flood limit.
         PARLEY_FLOOD_MESSAGES_PER_SECOND: "0",
+        ...this.environment,
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
