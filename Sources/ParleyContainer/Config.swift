@@ -52,6 +52,9 @@ public struct Config: Sendable {
     public var fileDirectory: String?
     /// The address clients reach this server at (behind a proxy, the proxy's), for file URLs.
     public var publicURL: String?
+    /// The web pages' folder (`app/`, `console/`, `sdk/`), served at `/app/`, `/console/` and
+    /// `/sdk/`; nil serves none.
+    public var webDirectory: String?
     public var files = FileSettings()
     /// How long a client may take over a request's parts before its connection is closed.
     public var httpTimeouts = HTTPTimeouts()
@@ -158,6 +161,7 @@ public struct Config: Sendable {
         }
         config.fileKey = Array(keyBytes)
         config.fileDirectory = environment["PARLEY_FILE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        config.webDirectory = environment["PARLEY_WEB_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         config.publicURL = environment["PARLEY_PUBLIC_URL"].flatMap {
             $0.isEmpty ? nil : String($0.reversed().drop { $0 == "/" }.reversed())
         }

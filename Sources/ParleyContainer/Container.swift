@@ -144,7 +144,7 @@ public struct Container: Sendable {
             groupChannels: GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, files: files),
             openChannels: OpenChannelService(store: store, clock: clock, pageTokens: pageTokens, files: files),
             participants: participants,
-            channelLists: ChannelListService(store: store, pageTokens: pageTokens),
+            channelLists: ChannelListService(store: store, pageTokens: pageTokens, clock: clock),
             memberships: memberships,
             memberLists: MemberListService(store: store, pageTokens: pageTokens, clock: clock),
             channelOperators: ChannelOperatorService(store: store),

@@ -105,6 +105,7 @@ public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
             errors: ErrorResponses(), maxJSONBodyBytes: container.config.limits.jsonBodyBytes,
             requestLog: RequestLog(clients: ForwardedClient(trusted: container.config.trustedProxies)),
             metrics: container.config.metrics == .off ? nil : RequestMetrics()))
+    if let directory = container.config.webDirectory { WebPages.add(to: router, directory: directory) }
     addEndpoints(to: router, container: container)
     MethodNotAllowed.register(on: router)
     return router

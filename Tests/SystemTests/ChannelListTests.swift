@@ -153,4 +153,36 @@ import Testing
             #expect(token.status == 200)
         }
     }
+
+    /// `show_member` on the lists, as Sendbird's channel-list screens ask for it: each channel's
+    /// members (no receipts); a session user sees them in their own channels only.
+    @Test func listsShowMembersWhenAsked() async throws {
+        try await TestServer.withAPI { api in
+            let users = try await api.cast("listmembers", 3)
+            let chat = try await api.createChannel(["user_ids": [users[0], users[1]]])
+            let lobby = try await api.createChannel(["user_ids": [users[2]], "is_public": true, "name": "Lobby \(users[2])"])
+            func members(_ path: String, as credential: Credential) async throws -> [String: [String]?] {
+                let response = try await api.get(path, as: credential)
+                #expect(response.status == 200, "\(response.text)")
+                let channels = response.rawJSON["channels"] as? [[String: Any]] ?? []
+                return Dictionary(
+                    uniqueKeysWithValues: channels.map { channel in
+                        (
+                            channel["channel_url"] as? String ?? "",
+                            (channel["members"] as? [[String: Any]])?.map { $0["user_id"] as? String ?? "" }.sorted()
+                        )
+                    })
+            }
+            let mine = "/v3/users/\(users[0])/my_group_channels"
+            #expect(try await members("\(mine)?show_member=true", as: users.session(0)) == [chat: [users[0], users[1]].sorted()])
+            #expect(try await members(mine, as: users.session(0)) == [chat: nil])
+            let nicknames = try await api.get("\(mine)?show_member=true", as: users.session(0)).rawJSON["channels"] as? [[String: Any]]
+            #expect(
+                (nicknames?.first?["members"] as? [[String: Any]])?.allSatisfy { $0["nickname"] is String && $0["read_ts"] == nil } == true)
+            let all = "/v3/group_channels?show_member=true&name_contains=Lobby%20\(users[2])"
+            #expect(try await members(all, as: users.session(0)) == [lobby: nil], "not a member: no members")
+            #expect(try await members(all, as: .admin) == [lobby: [users[2]]])
+            #expect(try await api.get("\(mine)?show_member=yes", as: users.session(0)).status == 400)
+        }
+    }
 }

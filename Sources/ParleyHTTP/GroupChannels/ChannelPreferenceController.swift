@@ -53,7 +53,8 @@ struct ChannelPreferenceController {
         let (limit, token) = try query.page()
         let page = try await lists.myChannels(
             context.caller, userID: try context.pathParameter("user_id"),
-            filter: try query.channelFilter(defaultHiddenMode: .unhiddenOnly), limit: limit, pageToken: token
+            filter: try query.channelFilter(defaultHiddenMode: .unhiddenOnly), showMembers: try query.bool("show_member", default: false),
+            limit: limit, pageToken: token
         )
         return JSONResponse.make(ListDTO(key: "channels", items: page.items.map(channelDTO), next: page.next))
     }

@@ -32,7 +32,8 @@ struct GroupChannelController {
         let (limit, token) = try query.page()
         let page = try await lists.channels(
             context.caller, viewerID: try query.userID(),
-            filter: try query.channelFilter(defaultHiddenMode: .all), limit: limit, pageToken: token
+            filter: try query.channelFilter(defaultHiddenMode: .all), showMembers: try query.bool("show_member", default: false),
+            limit: limit, pageToken: token
         )
         return JSONResponse.make(ListDTO(key: "channels", items: page.items.map(dto), next: page.next))
     }

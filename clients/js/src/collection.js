@@ -88,6 +88,27 @@ export class MessageCollection {
     if (frame.type === "message_received" && !this.hasNext && frame.data) this.merge([frame.data]);
     else if (frame.type === "message_updated" && frame.data) this.replace([frame.data]);
     else if (frame.type === "message_deleted" && frame.data) this.remove([frame.data.message_id]);
+    else if (frame.type === "reaction_updated" && frame.data) this.react(frame.data, frame.ts);
+  }
+
+  /** A reaction added or removed: applied to the held message's `reactions` (EVENTS.md). */
+  react({ message_id: messageId, key, user_id: userId, operation }, ts) {
+    const index = this.messages.findIndex((m) => m.message_id === messageId);
+    if (index < 0) return;
+    const message = this.messages[index];
+    const reactions = (message.reactions ?? []).map((r) => ({ ...r, user_ids: [...r.user_ids] }));
+    let reaction = reactions.find((r) => r.key === key);
+    if (!reaction) {
+      reaction = { key, user_ids: [], updated_at: ts ?? 0 };
+      reactions.push(reaction);
+    }
+    const had = reaction.user_ids.includes(userId);
+    if (operation === "add" && !had) reaction.user_ids.push(userId);
+    else if (operation === "delete" && had) reaction.user_ids = reaction.user_ids.filter((id) => id !== userId);
+    else return;
+    reaction.updated_at = ts ?? reaction.updated_at;
+    this.messages[index] = { ...message, reactions: reactions.filter((r) => r.user_ids.length > 0) };
+    this.onChange({ type: "updated", messages: [this.messages[index]] });
   }
 
   /** What the stream could not bring: new messages (at the live end), then edits and deletes. */

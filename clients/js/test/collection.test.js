@@ -32,6 +32,11 @@ test("the collection pages back and follows the channel", async (t) => {
   assert.ok(await eventually(() => collection.messages.find((m) => m.message_id === ids[3])?.message === "m3 edited"));
   assert.ok(await eventually(() => !collection.messages.some((m) => m.message_id === ids[4])));
   assert.equal(collection.messages.length, 25);
+  // Reactions are applied to the held message as they come.
+  await server.admin("POST", `/v3/group_channels/${url}/messages/${live}/reactions`, { user_id: alice.userId, reaction: "👍" });
+  assert.ok(await eventually(() => collection.messages.at(-1).reactions?.[0]?.user_ids.join() === alice.userId));
+  await server.admin("DELETE", `/v3/group_channels/${url}/messages/${live}/reactions?user_id=${alice.userId}&reaction=${encodeURIComponent("👍")}`);
+  assert.ok(await eventually(() => (collection.messages.at(-1).reactions ?? []).length === 0));
 });
 
 test("away while 1,001 messages were sent: a resync catches the collection up", async (t) => {

@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { ParleyServer, eventually } from "../../clients/js/test/server.js";
+import { ChromeDriver } from "./webdriver.js";
+
+const web = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** Where screenshots go (docs/screenshots when refreshing the README's), else a temp folder. */
+const shots = process.env.PARLEY_SCREENSHOTS_DIR ?? join(tmpdir(), "parley-screenshots");
+mkdirSync(shots, { recursive: true });
+
+async function signIn(browser, server, user) {
+  await browser.go(`${server.baseUrl}/app/`);
+  await browser.type("#user-id", user.userId);
+  await browser.type("#session-token", user.token);
+  await browser.click("#sign-in-button");
+  await browser.waitFor("#me", { text: user.userId });
+}
+
+test("two users chat in two browsers: unread badges, typing, read receipts, edits, reactions, an upload, a reconnection", async (t) => {
+  const server = await ParleyServer.start(undefined, { PARLEY_WEB_DIR: web });
+  const driver = await ChromeDriver.start();
+  t.after(async () => {
+    driver.stop();
+    await server.stop();
+  });
+  const alice = await server.user("alice");
+  const bob = await server.user("bob");
+  const a = await driver.browser();
+  const b = await driver.browser();
+  t.after(() => Promise.all([a.quit(), b.quit()]));
+
+  // The page is served with a strict policy: no inline script, nothing from elsewhere.
+  const page = await fetch(`${server.baseUrl}/app/`);
+  assert.match(page.headers.get("content-security-policy"), /script-src 'self';/);
+  assert.equal(page.headers.get("x-frame-options"), "DENY");
+
+  await a.go(`${server.baseUrl}/app/`);
+  writeFileSync(join(shots, "app-sign-in.png"), await a.screenshot());
+  await signIn(a, server, alice);
+  await signIn(b, server, bob);
+
+  // Alice starts a chat with Bob and says hello; Bob's list shows it, unread.
+  await a.type("#new-chat-users", bob.userId);
+  await a.click("#new-chat button");
+  await a.waitFor("#channel-name", { text: "Bob" });
+  await a.type("#text", "Hello Bob");
+  await a.click("#send");
+  await a.waitFor("#messages .message.mine .body", { text: "Hello Bob" });
+  await b.waitFor("#channel-list .badge", { text: "1" });
+
+  // Bob opens it, types (Alice sees it), and answers; Alice's message shows it was read.
+  await b.click("#channel-list li button");
+  await b.waitFor("#messages .message .body", { text: "Hello Bob" });
+  await b.type("#text", "Hi Alice");
+  await a.waitFor("#typing", { text: "Bob is typing" });
+  await b.click("#send");
+  await a.waitFor("#messages .message .body", { text: "Hi Alice" });
+  await a.waitFor("#messages .message.mine .read", { text: "Read" });
+  await b.waitFor("#channel-list li:not(.selected) .badge, #channel-list li.selected", {});
+
+  // Alice edits her message; Bob reacts to it.
+  await a.click("#messages .message.mine .edit");
+  await a.execute("document.getElementById('text').value = ''");
+  await a.type("#text", "Hello Bob, edited");
+  await a.click("#send");
+  await b.waitFor("#messages .message .body", { text: "Hello Bob, edited" });
+  await b.waitFor("#messages .message .edited");
+  await b.click("#messages .message:not(.mine) .reaction");
+  await a.waitFor("#messages .message.mine .reaction", { text: "👍 1" });
+
+  // An upload: a picture, with its thumbnail on both sides.
+  const png = join(tmpdir(), `parley-${Date.now()}.png`);
+  writeFileSync(png, Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==", "base64"));
+  await a.execute("document.getElementById('file').hidden = false");
+  await a.type("#file", png);
+  await a.waitFor("#messages .message.mine .body.file", { text: ".png" });
+  await b.waitFor("#messages .message .thumbnail");
+  const loaded = await b.execute("const img = document.querySelector('#messages .thumbnail'); return img.complete && img.naturalWidth > 0");
+  assert.equal(loaded, true, "the thumbnail loads in the browser (its URL carries Bob's file auth key)");
+  writeFileSync(join(shots, "app-chat.png"), await a.screenshot());
+
+  // The server restarts: both reconnect by themselves, and what was sent meanwhile arrives.
+  await server.kill();
+  await a.waitFor("#connection", { text: "reconnecting" });
+  await server.start();
+  await a.waitFor("#connection[data-state='open']", { timeout: 20_000 });
+  await b.waitFor("#connection[data-state='open']", { timeout: 20_000 });
+  await b.type("#text", "Back again");
+  await b.click("#send");
+  await a.waitFor("#messages .message .body", { text: "Back again" });
+
+  // Bob deletes his message: gone from Alice's screen too.
+  await b.click("#messages .message.mine:last-of-type .delete");
+  await b.click("#messages .message.mine:last-of-type .delete", { text: "Delete?" });
+  assert.ok(await eventually(async () => !(await a.execute("return document.getElementById('messages').textContent")).includes("Back again")));
+  assert.deepEqual(await a.consoleErrors(), []);
+  assert.deepEqual(await b.consoleErrors(), []);
+});
