@@ -61,6 +61,9 @@ RUN groupadd --system --gid 10001 parley \
 
 COPY --from=build /staging/parley /usr/local/bin/parley
 COPY migrations /usr/share/parley/migrations
+# The web pages (PARLEY_WEB_DIR=/usr/share/parley/web serves them): the chat app and the SDK.
+COPY web/app /usr/share/parley/web/app
+COPY clients/js/src /usr/share/parley/web/sdk
 
 ENV PARLEY_HOST=0.0.0.0 \
     PARLEY_PORT=8080 \

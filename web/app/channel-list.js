@@ -63,7 +63,8 @@ export class ChannelList {
   render() {
     const items = this.channels.map((channel) => {
       const unread = channel.unread_message_count ?? 0;
-      const preview = channel.last_message ? `${channel.last_message.user?.nickname || channel.last_message.user?.user_id || ""}: ${channel.last_message.message}` : "";
+      const last = channel.last_message;
+      const preview = last ? `${last.user?.nickname || last.user?.user_id || "admin"}: ${last.type === "FILE" ? `📎 ${last.file?.name ?? "a file"}` : last.message}` : "";
       return h(
         "li",
         { class: channel.channel_url === this.selected ? "selected" : undefined, dataset: { channelUrl: channel.channel_url } },
@@ -72,7 +73,7 @@ export class ChannelList {
           { type: "button", onclick: () => this.onOpen(channel, this.kind, this.title(channel)) },
           h("span", { class: "name" }, this.title(channel)),
           unread > 0 ? h("span", { class: "badge", "aria-label": `${unread} unread` }, unread) : null,
-          this.kind === "open" ? h("span", { class: "count" }, `${channel.participant_count} here`) : h("span", { class: "preview" }, preview),
+          this.kind === "open" ? h("span", { class: "count" }, `${channel.participant_count} here`) : h("span", { class: "last-message" }, preview),
         ),
       );
     });

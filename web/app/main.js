@@ -61,7 +61,9 @@ byId("new-chat").addEventListener("submit", async (event) => {
     byId("new-chat-users").value = "";
     await list.show("group");
     list.select(channel.channel_url);
-    view.open(channel, "group", list.title(channel));
+    // The list's copy carries the members, for the title.
+    const listed = list.channels.find((c) => c.channel_url === channel.channel_url) ?? channel;
+    view.open(listed, "group", list.title(listed));
   } catch (error) {
     byId("new-chat-users").setCustomValidity(error.message);
     byId("new-chat-users").reportValidity();

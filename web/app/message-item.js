@@ -43,7 +43,7 @@ function body(message) {
   return h(
     "div",
     { class: "body file" },
-    thumbnail ? h("img", { src: thumbnail.url, alt: message.file.name, width: thumbnail.width, height: thumbnail.height, class: "thumbnail" }) : null,
+    thumbnail ? h("img", { src: thumbnail.url, alt: message.file.name, width: thumbnail.real_width, height: thumbnail.real_height, class: "thumbnail" }) : null,
     h("a", { href: message.file.url, download: message.file.name, rel: "noopener" }, `📎 ${message.file.name}`),
     h("span", { class: "size" }, ` ${Math.max(1, Math.round(message.file.size / 1024))} KB`),
   );

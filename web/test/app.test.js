@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ParleyServer, eventually } from "../../clients/js/test/server.js";
+import { deflateSync } from "node:zlib";
 import { ChromeDriver } from "./webdriver.js";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -74,9 +75,10 @@ test("two users chat in two browsers: unread badges, typing, read receipts, edit
 
   // An upload: a picture, with its thumbnail on both sides.
   const png = join(tmpdir(), `parley-${Date.now()}.png`);
-  writeFileSync(png, Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==", "base64"));
+  writeFileSync(png, gradientPNG(480, 320));
   await a.execute("document.getElementById('file').hidden = false");
   await a.type("#file", png);
+  await a.execute("document.getElementById('file').hidden = true");
   await a.waitFor("#messages .message.mine .body.file", { text: ".png" });
   await b.waitFor("#messages .message .thumbnail");
   const loaded = await b.execute("const img = document.querySelector('#messages .thumbnail'); return img.complete && img.naturalWidth > 0");
@@ -100,3 +102,35 @@ test("two users chat in two browsers: unread badges, typing, read receipts, edit
   assert.deepEqual(await a.consoleErrors(), []);
   assert.deepEqual(await b.consoleErrors(), []);
 });
+
+/** A `width`×`height` RGB picture (a colour gradient) as PNG bytes. */
+function gradientPNG(width, height) {
+  const rows = [];
+  for (let y = 0; y < height; y += 1) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x += 1) row.set([(x * 255) / width, (y * 255) / height, 200], 1 + x * 3);
+    rows.push(row);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(Buffer.concat(rows))), chunk("IEND", Buffer.alloc(0))]);
+}
+
+function crc32(bytes) {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit += 1) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
