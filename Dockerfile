@@ -61,8 +61,10 @@ RUN groupadd --system --gid 10001 parley \
 
 COPY --from=build /staging/parley /usr/local/bin/parley
 COPY migrations /usr/share/parley/migrations
-# The web pages (PARLEY_WEB_DIR=/usr/share/parley/web serves them): the chat app and the SDK.
+# The web pages (PARLEY_WEB_DIR=/usr/share/parley/web serves them): the chat app, the operator
+# console and the SDK they load.
 COPY web/app /usr/share/parley/web/app
+COPY web/console /usr/share/parley/web/console
 COPY clients/js/src /usr/share/parley/web/sdk
 
 ENV PARLEY_HOST=0.0.0.0 \

@@ -93,6 +93,10 @@ export class ChannelView {
         byId("text").focus();
       },
       remove: () => this.attempt(() => this.parley.messages.delete(url, message.message_id, options)),
+      report: () => this.attempt(async () => {
+        await this.parley.moderation.reportMessage(url, message.message_id, "harassing", "reported from the chat app", options);
+        byId("status").textContent = "Reported: an operator will review it.";
+      }),
       translate: () => this.attempt(async () => {
         const language = (navigator.language || "en").slice(0, 2);
         const translated = await this.parley.messages.translate(url, message.message_id, [language], options);

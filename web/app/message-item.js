@@ -83,6 +83,7 @@ function reactions(message, me, actions) {
 function controls(message, mine, actions) {
   const items = [h("button", { type: "button", class: "translate", onclick: () => actions.translate() }, "Translate")];
   if (mine && message.type === "MESG") items.push(h("button", { type: "button", class: "edit", onclick: () => actions.startEdit() }, "Edit"));
+  if (!mine && message.user) items.push(h("button", { type: "button", class: "report", onclick: () => actions.report() }, "Report"));
   if (mine) {
     // A second click deletes: no dialog, no accident.
     const remove = h("button", { type: "button", class: "delete" }, "Delete");

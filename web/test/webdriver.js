@@ -60,7 +60,7 @@ export class Browser {
   }
 
   /** Waits until `css` matches (and, when given, its text holds `text`); its element id. */
-  async waitFor(css, { text, timeout = 10_000 } = {}) {
+  async waitFor(css, { text, timeout = 15_000 } = {}) {
     const end = Date.now() + timeout;
     let last = "";
     while (Date.now() < end) {
