@@ -47,7 +47,7 @@ async function users({ api, act }) {
     ], page.users ?? []));
 }
 
-/** Channels: find by name or URL; members, freeze, delete, an admin message, bans. */
+/** Channels: find by name or URL; members, freeze, delete, an admin message, bans and mutes. */
 async function channels({ api, act }) {
   const query = channels.query ?? {};
   const page = await api.get("/v3/group_channels", { limit: 30, show_member: true, show_empty: true, name_contains: query.name_contains, channel_urls: query.channel_urls });
@@ -61,22 +61,25 @@ async function channels({ api, act }) {
       ["Frozen", (c) => (c.freeze ? "yes" : "no")],
       ["", (c) => h("span", { class: "actions", dataset: { channelUrl: c.channel_url } },
         button(c.freeze ? "Unfreeze" : "Freeze", () => act(c.freeze ? "Unfreeze" : "Freeze", () => api.put(`${channelPath(c)}/freeze`, { freeze: !c.freeze }))),
-        button("Bans", async () => act("Bans", async () => { channels.bans = { channel: c, list: (await api.get(`${channelPath(c)}/ban`, { limit: 100 })).banned_list ?? [] }; })),
+        button("Bans", () => act("Bans", async () => { channels.restricted = { kind: "ban", channel: c, list: (await api.get(`${channelPath(c)}/ban`, { limit: 100 })).banned_list ?? [] }; })),
+        button("Mutes", () => act("Mutes", async () => { channels.restricted = { kind: "mute", channel: c, list: (await api.get(`${channelPath(c)}/mute`, { limit: 100 })).muted_list ?? [] }; })),
         button("Delete", () => act(`Delete ${c.channel_url}`, () => api.delete(channelPath(c))), "danger"),
         message(c))],
     ], page.channels ?? []),
-    channels.bans ? banList(api, act, channels.bans) : null);
+    channels.restricted ? restrictions(api, act, channels.restricted) : null);
 }
 
-function banList(api, act, { channel, list }) {
-  return h("div", {}, h("h3", {}, `Banned from ${channel.channel_url}`),
+/** Who is banned or muted in a channel, and until when; each can be lifted. */
+function restrictions(api, act, { kind, channel, list }) {
+  const [title, lift] = kind === "ban" ? ["Banned from", "Unban"] : ["Muted in", "Unmute"];
+  return h("div", { id: "restrictions" }, h("h3", {}, `${title} ${channel.name || channel.channel_url}`),
     table([
-      ["User", (b) => who(b.user)], ["Until", (b) => (b.end_at === -1 ? "for good" : when(b.end_at))], ["Why", (b) => b.description ?? ""],
-      ["", (b) => button("Unban", () => act(`Unban ${b.user.user_id}`, async () => {
-        await api.delete(`${channelPath(channel)}/ban/${seg(b.user.user_id)}`);
-        channels.bans = null;
+      ["User", (r) => who(r.user)], ["Until", (r) => (r.end_at === -1 ? "for good" : when(r.end_at))], ["Why", (r) => r.description ?? ""],
+      ["", (r) => button(lift, () => act(`${lift} ${r.user.user_id}`, async () => {
+        await api.delete(`${channelPath(channel)}/${kind}/${seg(r.user.user_id)}`);
+        channels.restricted = null;
       }))],
-    ], list, "Nobody is banned."));
+    ], list, kind === "ban" ? "Nobody is banned." : "Nobody is muted."));
 }
 
 /** The audit log: who did what to whom. */

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ParleyServer, eventually } from "../../clients/js/test/server.js";
+import { createServer } from "node:http";
 import { deflateSync } from "node:zlib";
 import { ChromeDriver } from "./webdriver.js";
 
@@ -105,6 +106,74 @@ test("two users chat in two browsers: unread badges, typing, read receipts, edit
   assert.deepEqual(await unexpected(a), []);
   assert.deepEqual(await unexpected(b), []);
 });
+
+test("an open channel, a link preview and a translation in the browser", async (t) => {
+  // Stand-ins for the web page a message links to (on 127.0.0.2: links to the server's own host
+  // get no preview) and for a LibreTranslate instance.
+  const page = await listen("127.0.0.2", (request, response) => {
+    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    response.end(`<html><head><title>t</title><meta property="og:title" content="Otters hold hands"><meta property="og:description" content="So they do not drift apart while they sleep."></head></html>`);
+  });
+  const translator = await listen("127.0.0.1", (request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      const { q, target } = JSON.parse(body);
+      response.writeHead(200, { "Content-Type": "application/json" });
+      response.end(JSON.stringify({ translatedText: q.map((text) => `[${target}] ${text}`) }));
+    });
+  });
+  const server = await ParleyServer.start(undefined, {
+    PARLEY_WEB_DIR: web,
+    PARLEY_OUTBOUND_ALLOW_HOSTS: `127.0.0.2:${page.address().port}`,
+    PARLEY_TRANSLATION_PROVIDER: "libretranslate",
+    PARLEY_TRANSLATION_URL: `http://127.0.0.1:${translator.address().port}`,
+  });
+  const driver = await ChromeDriver.start();
+  t.after(async () => {
+    driver.stop();
+    await server.stop();
+    page.close();
+    translator.close();
+  });
+  const alice = await server.user("alice");
+  const bob = await server.user("bob");
+  const lobby = `lobby-${alice.userId}`;
+  await server.admin("POST", "/v3/open_channels", { channel_url: lobby, name: "The lobby" });
+  const a = await driver.browser();
+  const b = await driver.browser();
+  t.after(() => Promise.all([a.quit(), b.quit()]));
+  await signIn(a, server, alice);
+  await signIn(b, server, bob);
+
+  // Both enter the open channel from its list; Alice's link gets a preview on both screens.
+  for (const browser of [a, b]) {
+    await browser.click("#tab-open");
+    await browser.click("#channel-list li button", { text: "The lobby" });
+    await browser.waitFor("#channel-info", { text: "open channel" });
+  }
+  assert.ok(await eventually(async () => (await server.admin("GET", `/v3/open_channels/${lobby}`)).participant_count === 2));
+  await a.type("#text", `Did you know? http://127.0.0.2:${page.address().port}/otters`);
+  await a.click("#send");
+  await b.waitFor("#messages .message .body", { text: "Did you know?" });
+  await b.waitFor("#messages .message .preview", { text: "Otters hold hands", timeout: 20_000 });
+  await a.waitFor("#messages .message.mine .preview", { text: "So they do not drift apart" });
+
+  // Bob translates it into his browser's language.
+  await b.click("#messages .message:not(.mine) .translate");
+  await b.waitFor("#messages .message .translations", { text: "[en] Did you know?" });
+  writeFileSync(join(shots, "app-open-channel.png"), await b.screenshot());
+  assert.deepEqual(await a.consoleErrors(), []);
+  assert.deepEqual(await b.consoleErrors(), []);
+});
+
+/** A local HTTP server on a free port of `address`. */
+function listen(address, handler) {
+  return new Promise((resolve) => {
+    const server = createServer(handler);
+    server.listen(0, address, () => resolve(server));
+  });
+}
 
 /** A `width`×`height` RGB picture (a colour gradient) as PNG bytes. */
 function gradientPNG(width, height) {

@@ -68,13 +68,24 @@ test("an operator resolves a report in the console, bans the reported user and d
   await b.waitFor("#connection[data-state='closed']", { timeout: 10_000 });
   await b.waitFor("#connection", { text: "signed out" });
 
-  // The other sections answer too: channels, the audit log (the ban is in it), webhooks, figures.
+  // Channels: the ban is listed and lifted; an admin message reaches Alice's screen.
   await operator.click("[data-section='channels']");
   await operator.waitFor("#section table", { text: "Book club" });
+  await operator.click(`[data-channel-url='${url}'] button`, { text: "Bans" });
+  await operator.waitFor("#restrictions", { text: bob.userId });
+  writeFileSync(join(shots, "console-channels.png"), await operator.screenshot());
+  await operator.click("#restrictions button", { text: "Unban" });
+  await operator.waitFor("#status", { text: `Unban ${bob.userId}: done` });
+  assert.deepEqual((await server.admin("GET", `/v3/group_channels/${url}/ban`)).banned_list, []);
+  await operator.type(`[id='admin-message-${url}'] input`, "Please keep it civil.");
+  await operator.click(`[id='admin-message-${url}'] button`);
+  await a.waitFor("#messages .message.admin", { text: "Please keep it civil." });
+  // The audit log (the ban is in it), webhooks, live figures.
   await operator.click("[data-section='audit']");
   await operator.waitFor("#section table", { text: bob.userId });
   await operator.click("[data-section='webhooks']");
   await operator.waitFor("#section h2", { text: "Webhook" });
+  writeFileSync(join(shots, "console-webhooks.png"), await operator.screenshot());
   await operator.click("[data-section='figures']");
   await operator.waitFor("#figures table", { text: "Open event-stream sockets" });
   writeFileSync(join(shots, "console-figures.png"), await operator.screenshot());
