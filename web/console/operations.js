@@ -20,7 +20,9 @@ export async function webhooks({ api, act }) {
     table([
       ["Created", (d) => when(d.created_at)], ["Event", (d) => d.category], ["Status", (d) => d.status], ["Attempts", (d) => d.attempts],
       ["Last answer", (d) => [d.last_status_code ? `HTTP ${d.last_status_code}` : "", d.last_error ?? ""].filter(Boolean).join(" ")],
-      ["", (d) => (d.status === "delivered" ? when(d.delivered_at) : button("Redeliver", () => act(`Redeliver ${d.delivery_id}`, () => api.post(`/v3/applications/settings/webhook/deliveries/${d.delivery_id}/redeliver`, {}))))],
+      ["Delivered", (d) => when(d.delivered_at)],
+      // Also a delivered one: the receiver may have lost it (same webhook-id, same body).
+      ["", (d) => h("span", { dataset: { deliveryId: d.delivery_id } }, button("Redeliver", () => act(`Redeliver ${d.delivery_id}`, () => api.post(`/v3/applications/settings/webhook/deliveries/${d.delivery_id}/redeliver`, {}))))],
     ], deliveries.deliveries ?? [], "No deliveries."));
 }
 

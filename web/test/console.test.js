@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ParleyServer, apiToken } from "../../clients/js/test/server.js";
+import { ParleyServer, apiToken, eventually } from "../../clients/js/test/server.js";
+import { createServer } from "node:http";
 import { ChromeDriver } from "./webdriver.js";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -12,11 +13,23 @@ const shots = process.env.PARLEY_SCREENSHOTS_DIR ?? join(tmpdir(), "parley-scree
 mkdirSync(shots, { recursive: true });
 
 test("an operator resolves a report in the console, bans the reported user and deactivates them: their socket closes", async (t) => {
-  const server = await ParleyServer.start(undefined, { PARLEY_WEB_DIR: web });
+  // A webhook receiver (on 127.0.0.2, which the outbound guard lets through for this test).
+  const received = [];
+  const receiver = await new Promise((resolve) => {
+    const hook = createServer((request, response) => {
+      received.push(request.headers["webhook-id"]);
+      request.resume();
+      response.end("ok");
+    });
+    hook.listen(0, "127.0.0.2", () => resolve(hook));
+  });
+  const hookURL = `http://127.0.0.2:${receiver.address().port}/hook`;
+  const server = await ParleyServer.start(undefined, { PARLEY_WEB_DIR: web, PARLEY_OUTBOUND_ALLOW_HOSTS: `127.0.0.2:${receiver.address().port}` });
   const driver = await ChromeDriver.start();
   t.after(async () => {
     driver.stop();
     await server.stop();
+    receiver.close();
   });
   const alice = await server.user("alice");
   const bob = await server.user("bob");
@@ -83,9 +96,22 @@ test("an operator resolves a report in the console, bans the reported user and d
   // The audit log (the ban is in it), webhooks, live figures.
   await operator.click("[data-section='audit']");
   await operator.waitFor("#section table", { text: bob.userId });
+  // The webhook, set in the console; an event is delivered, and redelivered from the log.
   await operator.click("[data-section='webhooks']");
   await operator.waitFor("#section h2", { text: "Webhook" });
+  await operator.type("#webhook-settings input[name='url']", hookURL);
+  await operator.type("#webhook-settings input[name='enabled_events']", "*");
+  await operator.click("#webhook-settings button");
+  await operator.waitFor("#section p", { text: `Sending to ${hookURL}` });
+  await server.admin("POST", `/v3/group_channels/${url}/messages`, { user_id: alice.userId, message: "for the webhook" });
+  assert.ok(await eventually(() => received.length >= 1, 15));
+  await operator.click("[data-section='webhooks']");
+  await operator.waitFor("#section table", { text: "delivered" });
   writeFileSync(join(shots, "console-webhooks.png"), await operator.screenshot());
+  const before = received.length;
+  await operator.click("#section [data-delivery-id] button");
+  assert.ok(await eventually(() => received.length > before, 15), "the redelivery reached the receiver");
+  assert.ok(received.slice(before).every((id) => received.slice(0, before).includes(id)), "a redelivery repeats a webhook-id");
   await operator.click("[data-section='figures']");
   await operator.waitFor("#figures table", { text: "Open event-stream sockets" });
   writeFileSync(join(shots, "console-figures.png"), await operator.screenshot());
