@@ -88,7 +88,7 @@ async function audit({ api }) {
   return h("div", {}, h("h2", {}, "Audit log"),
     table([
       ["When", (e) => when(e.created_at)], ["Action", (e) => e.action], ["By", (e) => (typeof e.actor === "string" ? e.actor : e.actor?.user_id ?? "admin")],
-      ["User", (e) => e.target_user_id ?? ""], ["Channel", (e) => e.channel_url ?? ""], ["Detail", (e) => (e.details ? JSON.stringify(e.details) : "")],
+      ["User", (e) => e.target_user_id ?? ""], ["Channel", (e) => e.channel_url ?? ""], ["Detail", (e) => (e.details && Object.keys(e.details).length ? JSON.stringify(e.details) : "")],
     ], page.audit_logs ?? []));
 }
 

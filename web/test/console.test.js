@@ -112,6 +112,19 @@ test("an operator resolves a report in the console, bans the reported user and d
   await operator.click("#section [data-delivery-id] button");
   assert.ok(await eventually(() => received.length > before, 15), "the redelivery reached the receiver");
   assert.ok(received.slice(before).every((id) => received.slice(0, before).includes(id)), "a redelivery repeats a webhook-id");
+  // Freeze the channel from the console; revoke Alice's tokens: her socket closes too.
+  await operator.click("[data-section='channels']");
+  await operator.click(`[data-channel-url='${url}'] button`, { text: "Freeze" });
+  await operator.waitFor(`[data-channel-url='${url}'] button`, { text: "Unfreeze" });
+  assert.equal((await server.admin("GET", `/v3/group_channels/${url}`)).freeze, true);
+  await operator.click("[data-section='users']");
+  await operator.type("#user-search input[name='user_ids']", alice.userId);
+  await operator.click("#user-search button");
+  await operator.click(`[data-user-id='${alice.userId}'] button`, { text: "Revoke tokens" });
+  await a.waitFor("#connection", { text: "signed out" });
+  await operator.click("[data-section='audit']");
+  await operator.waitFor("#section table", { text: "freeze" });
+  writeFileSync(join(shots, "console-audit.png"), await operator.screenshot());
   await operator.click("[data-section='figures']");
   await operator.waitFor("#figures table", { text: "Open event-stream sockets" });
   writeFileSync(join(shots, "console-figures.png"), await operator.screenshot());
