@@ -54,7 +54,9 @@ async function show(name, { keepStatus = false } = {}) {
     },
   };
   try {
-    byId("section").replaceChildren(await sections[name](context));
+    const rendered = await sections[name](context);
+    // Another section was chosen meanwhile: it shows, not this late answer.
+    if (current === name) byId("section").replaceChildren(rendered);
   } catch (error) {
     byId("status").textContent = error.message;
   }

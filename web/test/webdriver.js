@@ -75,11 +75,23 @@ export class Browser {
   }
 
   async click(css, options) {
-    await this.call("POST", `/element/${await this.waitFor(css, options)}/click`, {});
+    await this.fresh(async () => this.call("POST", `/element/${await this.waitFor(css, options)}/click`, {}));
   }
 
   async type(css, text) {
-    await this.call("POST", `/element/${await this.waitFor(css)}/value`, { text });
+    await this.fresh(async () => this.call("POST", `/element/${await this.waitFor(css)}/value`, { text }));
+  }
+
+  /** Runs `action` again when the page re-rendered the element between finding and using it. */
+  async fresh(action) {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await action();
+      } catch (error) {
+        if (attempt >= 5 || !String(error.message).includes("stale element")) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   async text(css) {
