@@ -72,11 +72,7 @@ import Testing
 
     @Test func searchFiltersAndCountersRemoved() async throws {
         let server = try await ParleyServer()
-        let (alice, aliceId) = try await server.connected("alice")
-        let (bob, bobId) = try await server.connected("bob")
-        var create = GroupChannelCreateParams(userIds: [aliceId, bobId])
-        create.operatorIds = [aliceId]
-        let url = try await alice.groupChannels.create(create).channelURL
+        let (alice, _, bob, bobId, url) = try await server.aliceAndBob()
         let word = "quokka\(Int.random(in: 100_000...999_999))"
         let first = try await alice.messages.sendUserMessage(url, .init(message: "\(word) one", customType: "note"))
         let second = try await bob.messages.sendUserMessage(url, .init(message: "one \(word) two"))

@@ -6,11 +6,7 @@ import Testing
 @Suite struct ConversationTests {
     @Test func threadsPinsPollsSearchAndCounters() async throws {
         let server = try await ParleyServer()
-        let (alice, aliceId) = try await server.connected("alice")
-        let (bob, bobId) = try await server.connected("bob")
-        var params = GroupChannelCreateParams(userIds: [aliceId, bobId])
-        params.operatorIds = [aliceId]
-        let url = try await alice.groupChannels.create(params).channelURL
+        let (alice, _, bob, _, url) = try await server.aliceAndBob()
         let word = "zebra\(Int.random(in: 100_000...999_999))"
 
         // A thread.

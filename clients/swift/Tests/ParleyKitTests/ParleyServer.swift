@@ -87,6 +87,15 @@ final class ParleyServer: @unchecked Sendable {
         return (client, userId)
     }
 
+    /// Alice and Bob signed in, in a group channel of the two that Alice operates.
+    func aliceAndBob() async throws -> (alice: ParleyClient, aliceId: String, bob: ParleyClient, bobId: String, channelURL: String) {
+        let (alice, aliceId) = try await connected("alice")
+        let (bob, bobId) = try await connected("bob")
+        var create = GroupChannelCreateParams(userIds: [aliceId, bobId])
+        create.operatorIds = [aliceId]
+        return (alice, aliceId, bob, bobId, try await alice.groupChannels.create(create).channelURL)
+    }
+
     /// A session token, valid until `expiresAt` (ms) when given.
     func token(for userId: String, expiresAt: Int64? = nil) async throws -> String {
         let issued = try await admin("POST", "/v3/users/\(userId)/token", expiresAt.map { ["expires_at": $0] } ?? [:])

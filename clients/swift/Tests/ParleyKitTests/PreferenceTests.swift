@@ -42,11 +42,7 @@ import Testing
 
     @Test func metadataKeysUnreadCountsAndMetaArrays() async throws {
         let server = try await ParleyServer()
-        let (alice, aliceId) = try await server.connected("alice")
-        let (bob, bobId) = try await server.connected("bob")
-        var create = GroupChannelCreateParams(userIds: [aliceId, bobId])
-        create.operatorIds = [aliceId]
-        let url = try await alice.groupChannels.create(create).channelURL
+        let (alice, aliceId, bob, bobId, url) = try await server.aliceAndBob()
         let other = try await alice.groupChannels.create(.init(userIds: [aliceId, bobId])).channelURL
 
         try await bob.users.updateMyMetadata(["city": "Busan", "team": "blue"])
@@ -81,11 +77,7 @@ import Testing
 
     @Test func bansAndMutesLiftedAndOpenChannelsMadeByAUser() async throws {
         let server = try await ParleyServer()
-        let (alice, aliceId) = try await server.connected("alice")
-        let (bob, bobId) = try await server.connected("bob")
-        var create = GroupChannelCreateParams(userIds: [aliceId, bobId])
-        create.operatorIds = [aliceId]
-        let url = try await alice.groupChannels.create(create).channelURL
+        let (alice, aliceId, bob, bobId, url) = try await server.aliceAndBob()
         try await alice.moderation.mute(url, userId: bobId)
         await #expect(throws: ParleyKitError.self) { try await bob.messages.sendUserMessage(url, .init(message: "muted")) }
         try await alice.moderation.unmute(url, userId: bobId)

@@ -36,8 +36,7 @@ extension MessageCollection {
     @discardableResult
     public func send(_ params: UserMessageParams) async throws -> Message {
         var params = params
-        let id = params.dedupId ?? UUID().uuidString
-        params.dedupId = id
+        let id = Self.dedupID(&params.dedupId)
         return try await deliver(PendingMessage(id: id, content: .user(params), createdAt: Self.now()), progress: nil)
     }
 
@@ -46,9 +45,15 @@ extension MessageCollection {
     @discardableResult
     public func sendFile(_ params: FileMessageParams, progress: UploadProgress? = nil) async throws -> Message {
         var params = params
-        let id = params.dedupId ?? UUID().uuidString
-        params.dedupId = id
+        let id = Self.dedupID(&params.dedupId)
         return try await deliver(PendingMessage(id: id, content: .file(params), createdAt: Self.now()), progress: progress)
+    }
+
+    /// The send's dedup id: the params' own, or a new one written into them.
+    private static func dedupID(_ field: inout String?) -> String {
+        let id = field ?? UUID().uuidString
+        field = id
+        return id
     }
 
     /// Sends a failed message again, with its dedup id: if the first send did reach the server
