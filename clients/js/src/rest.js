@@ -76,6 +76,12 @@ export class RestClient {
   }
 }
 
+/** The client's REST caller and the signed-in user's own path (`/v3/users/{user_id}`). */
+export function signedIn(client) {
+  const rest = client.rest();
+  return [rest, `/v3/users/${segment(rest.credentials.userId)}`];
+}
+
 /** `{ limit, token }` of a paged list. */
 export const page = (options = {}) => ({ limit: options.limit ?? 20, token: options.token });
 

@@ -1,4 +1,4 @@
-import { page, segment, toPage } from "../rest.js";
+import { page, segment, toPage, signedIn } from "../rest.js";
 
 const kindOf = (options = {}) => (options.channelType === "open" ? "open_channels" : "group_channels");
 
@@ -8,23 +8,19 @@ export class ModerationAPI {
     this.client = client;
   }
 
-  me() {
-    const rest = this.client.rest();
-    return [rest, `/v3/users/${segment(rest.credentials.userId)}`];
-  }
 
   async block(userId) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("POST", `${path}/block`, { body: { target_id: userId } });
   }
 
   async unblock(userId) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("DELETE", `${path}/block/${segment(userId)}`);
   }
 
   async blockedUsers(options) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return toPage(await rest.call("GET", `${path}/block`, { query: page(options) }), "users");
   }
 

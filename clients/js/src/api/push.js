@@ -1,4 +1,4 @@
-import { page, segment, toPage } from "../rest.js";
+import { page, segment, toPage, signedIn } from "../rest.js";
 
 /** The field that carries each kind of token (API.md §12.1). */
 const tokenFields = { apns: "apns_device_token", gcm: "gcm_reg_token", huawei: "huawei_device_token" };
@@ -9,31 +9,27 @@ export class PushAPI {
     this.client = client;
   }
 
-  me() {
-    const rest = this.client.rest();
-    return [rest, `/v3/users/${segment(rest.credentials.userId)}`];
-  }
 
   /** Registers a device token: `type` is `apns`, `gcm` (FCM) or `huawei`. */
   async register(token, type) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("POST", `${path}/push/${type}`, { body: { [tokenFields[type]]: token } });
   }
 
   async unregister(token, type) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("DELETE", `${path}/push/${type}/${segment(token)}`);
   }
 
   /** The user's tokens of a kind (`apns`, `gcm`, `huawei`, `web`). */
   async tokens(type, options) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return toPage(await rest.call("GET", `${path}/push/${type}`, { query: page(options) }), "tokens");
   }
 
   /** Removes every token of the user. */
   async unregisterAll() {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("DELETE", `${path}/push`);
   }
 
@@ -52,7 +48,7 @@ export class PushAPI {
     const subscription =
       (await registration.pushManager.getSubscription()) ??
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlBytes(key) }));
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     const json = typeof subscription.toJSON === "function" ? subscription.toJSON() : subscription;
     await rest.call("POST", `${path}/push/web`, { body: { web_push_subscription: json } });
     return subscription;
@@ -60,35 +56,35 @@ export class PushAPI {
 
   /** The user's settings: `push_trigger_option`, `do_not_disturb` with its window and `timezone`, snooze, sounds, `push_template`. */
   preference() {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return rest.call("GET", `${path}/push_preference`);
   }
 
   /** Changes the fields given; the whole preference after. */
   updatePreference(change) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return rest.call("PUT", `${path}/push_preference`, { body: change });
   }
 
   async resetPreference() {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("DELETE", `${path}/push_preference`);
   }
 
   channelPreference(channelUrl) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return rest.call("GET", `${path}/push_preference/${segment(channelUrl)}`);
   }
 
   /** `preference`: `{ push_trigger_option: default | all | mention_only | off, push_sound }`. */
   updateChannelPreference(channelUrl, preference) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return rest.call("PUT", `${path}/push_preference/${segment(channelUrl)}`, { body: preference });
   }
 
   /** Picks the template the user's pushes are written with: `default` or `alternative`. */
   async setTemplate(name) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("PUT", `${path}/push/template`, { body: { name } });
   }
 }

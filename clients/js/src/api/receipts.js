@@ -1,4 +1,4 @@
-import { segment } from "../rest.js";
+import { segment, signedIn } from "../rest.js";
 
 /** Read receipts, unread counts and typing (API.md §4.5, §6), as the signed-in user. */
 export class ReceiptAPI {
@@ -6,10 +6,6 @@ export class ReceiptAPI {
     this.client = client;
   }
 
-  me() {
-    const rest = this.client.rest();
-    return [rest, `/v3/users/${segment(rest.credentials.userId)}`];
-  }
 
   /** Marks everything in the channel read: the others get `read`, the user's counts drop. */
   async markAsRead(channelUrl) {
@@ -22,19 +18,19 @@ export class ReceiptAPI {
 
   /** Marks every joined channel read (or those given). */
   async markAllAsRead(channelUrls) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("PUT", `${path}/mark_as_read_all`, { body: channelUrls ? { channel_urls: channelUrls } : {} });
   }
 
   /** The user's unread messages over all their joined channels. */
   async totalUnreadMessageCount() {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return (await rest.call("GET", `${path}/unread_message_count`)).unread_count;
   }
 
   /** How many of the user's joined channels have unread messages. */
   async unreadChannelCount() {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return (await rest.call("GET", `${path}/unread_channel_count`)).unread_count;
   }
 

@@ -1,4 +1,4 @@
-import { segment } from "../rest.js";
+import { segment, signedIn } from "../rest.js";
 
 /** The signed-in user's profile, metadata and invitation preference; others' profiles; channel metadata. */
 export class UserAPI {
@@ -6,10 +6,6 @@ export class UserAPI {
     this.client = client;
   }
 
-  me() {
-    const rest = this.client.rest();
-    return [rest, `/v3/users/${segment(rest.credentials.userId)}`];
-  }
 
   /** A user as others see them (presence included). */
   get(userId) {
@@ -18,34 +14,34 @@ export class UserAPI {
 
   /** Changes the user's `nickname` or `profile_url`. */
   updateProfile(change) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return rest.call("PUT", path, { body: change });
   }
 
   myMetadata() {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return rest.call("GET", `${path}/metadata`);
   }
 
   /** Writes these keys (others stay); the written entries. */
   updateMyMetadata(values) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return rest.call("PUT", `${path}/metadata`, { body: { metadata: values, upsert: true } });
   }
 
   async deleteMyMetadata(key) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("DELETE", `${path}/metadata/${segment(key)}`);
   }
 
   /** Whether invitations join the user at once (true) or wait for them to accept. */
   async channelInvitationPreference() {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     return (await rest.call("GET", `${path}/channel_invitation_preference`)).auto_accept;
   }
 
   async setChannelInvitationPreference(autoAccept) {
-    const [rest, path] = this.me();
+    const [rest, path] = signedIn(this.client);
     await rest.call("PUT", `${path}/channel_invitation_preference`, { body: { auto_accept: autoAccept } });
   }
 
