@@ -102,20 +102,32 @@ final class ServerProcess: Sendable {
         return (status, answer.text)
     }
 
+    /// A port for a process's listener, handed out once in this test run and below the kernel's
+    /// ephemeral range (32768–60999 here). A port found by binding 0 and closing again could be
+    /// taken before the process binds it, by an in-process server bound to port 0 or by another
+    /// process of the run; the readiness check then found someone else's server, and the test
+    /// talked to an instance another test was stopping.
     static func freePort() throws -> Int {
+        for _ in 0..<1_000 {
+            let port = 20_000 + nextPort.add(1, ordering: .relaxed).newValue % 12_000
+            if canBind(port) { return port }
+        }
+        throw TestFailure("no free port between 20000 and 32000")
+    }
+    private static let nextPort = Atomic<Int>(Int.random(in: 0..<12_000))
+
+    private static func canBind(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-        guard bound else { throw TestFailure("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Whether something accepts connections on the port.
