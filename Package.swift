@@ -82,6 +82,11 @@ let package = Package(
             name: "ParleyModeration",
             dependencies: ["ParleyCore", "ParleyStore"]
         ),
+        // Administration and compliance (API.md §14): background jobs leased in PostgreSQL, GDPR requests.
+        .target(
+            name: "ParleyCompliance",
+            dependencies: ["ParleyCore", "ParleyStore", "ParleyChat", "ParleyFiles", "ParleyUsers", logging, serviceLifecycle]
+        ),
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
@@ -160,7 +165,7 @@ let package = Package(
         .target(
             name: "ParleyContainer",
             dependencies: [
-                "ParleyPush", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat",
+                "ParleyPush", "ParleyCompliance", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat",
                 "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres", "ParleyTranslation", "ParleyWebhooks",
                 "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire", crypto, logging, prometheus,
                 serviceLifecycle,
@@ -205,7 +210,7 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
-                "ParleyPush", "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream",
+                "ParleyPush", "ParleyCompliance", "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream",
                 "ParleyHTTPConventions", "ParleyRepresentations", "ParleyUsers", "ParleyChat", "ParleyModeration",
                 "ParleyFiles", "ParleyEvents", "ParleyWebhooks", httpTypes, hummingbird, nioCore, prometheus,
             ]

@@ -38,25 +38,14 @@ extension MessageService {
         }
     }
 
-    /// The sender, the channel's operators and the admin delete (soft: the content goes, and an
-    /// uploaded file's bytes once the removal has committed); the message stops counting as an
-    /// unread mention.
+    /// The sender, the channel's operators and the admin delete (`MessageRemoval`; an uploaded
+    /// file's bytes go once the removal has committed).
     public func delete(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64) async throws {
         let now = clock.nowMillis
         let files = files
         try await store.transaction { repositories in
             let message = try Self.editable(kind, channelURL, messageID, caller, repositories)
-            let fileIDs = try repositories.files.removeForMessage(messageID)
-            if let removed = try repositories.messages.markRemoved(messageID, now: now) {
-                try repositories.receipts.recordRemoval(removed)
-                try Self.recordReplyRemoval(message, now: now, repositories)
-            }
-            // A deleted message is no longer pinned (API.md §13.2).
-            if try repositories.pins.unpin(channelURL, messageID) {
-                ChannelEvents.channel(.messageUnpinned, channelURL, kind: kind, payload: .messageID(messageID), repositories)
-            }
-            ChannelEvents.channel(
-                .messageDeleted, channelURL, kind: kind, payload: .messageID(messageID), except: message.hiddenFrom, repositories)
+            let fileIDs = try MessageRemoval.remove(message, now: now, repositories)
             // A moderator's deletion is audited; a sender's own is not.
             if message.sender?.userID != caller.userID || caller.isAdmin {
                 try ChannelEvents.audit(

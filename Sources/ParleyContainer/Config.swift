@@ -4,6 +4,7 @@ import HTTPWire
 import Logging
 import OutboundPolicy
 import ParleyChat
+import ParleyCompliance
 import ParleyCore
 import ParleyEvents
 import ParleyFiles
@@ -67,6 +68,8 @@ public struct Config: Sendable {
     /// API.md §12.6: how pushes are delivered.
     public var push = PushSettings()
     public var scheduledDelivery = ScheduledDeliverySettings()
+    /// API.md §14: how background jobs (GDPR requests) are taken and held.
+    public var jobs = JobSettings()
     /// API.md §12.5: the push providers.
     public var pushProviders = PushProviderSettings()
     /// API.md §11.1: link previews (`PARLEY_LINK_PREVIEWS`).
@@ -195,6 +198,7 @@ public struct Config: Sendable {
         try readFairness(into: &config, reader)
         try readPush(into: &config, reader)
         try readConversations(into: &config, reader)
+        try readCompliance(into: &config, reader)
         return config
     }
 

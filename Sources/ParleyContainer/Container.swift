@@ -5,6 +5,7 @@ import Logging
 import OutboundPolicy
 import OwnedTasks
 import ParleyChat
+import ParleyCompliance
 import ParleyCore
 import ParleyEvents
 import ParleyFiles
@@ -62,6 +63,7 @@ public struct Container: Sendable {
     /// The translation provider behind messages (for `parley doctor`'s reachability check).
     public let translator: MessageTranslator
     public let webhooks: WebhookService
+    public let gdpr: GDPRService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
     /// What `GET /metrics` shows: the registry the process's metrics backend writes to.
@@ -131,6 +133,13 @@ public struct Container: Sendable {
             previews: previews)
         let scheduledDelivery = ScheduledMessageDelivery(
             store: store, clock: clock, messages: messages, settings: config.scheduledDelivery, logger: logger)
+        let users = UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, departure: memberships)
+        let groupChannels = GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, files: files)
+        let jobs = JobRunner(
+            store: store, clock: clock,
+            handlers: [GDPRJob(users: users, groupChannels: groupChannels, files: files, batchSize: config.jobs.batchSize)],
+            settings: config.jobs,
+            logger: logger)
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
             tasks: tasks)
@@ -139,9 +148,9 @@ public struct Container: Sendable {
             logger: logger,
             clock: clock,
             authenticator: Authenticator(apiToken: config.apiToken, store: store, clock: clock),
-            users: UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, departure: memberships),
+            users: users,
             userMetadata: UserMetadataService(store: store),
-            groupChannels: GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, files: files),
+            groupChannels: groupChannels,
             openChannels: OpenChannelService(store: store, clock: clock, pageTokens: pageTokens, files: files),
             participants: participants,
             channelLists: ChannelListService(store: store, pageTokens: pageTokens, clock: clock),
@@ -175,6 +184,7 @@ public struct Container: Sendable {
             files: files,
             translator: translator,
             webhooks: WebhookService(store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens),
+            gdpr: GDPRService(store: store, clock: clock, pageTokens: pageTokens),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
@@ -182,7 +192,7 @@ public struct Container: Sendable {
                 pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher, previews,
                 OutboundHTTP(client: outbound), pushDispatcher,
                 ScheduledMessageDispatcher(store: store, delivery: scheduledDelivery, settings: config.scheduledDelivery, logger: logger),
-                tasks
+                jobs, tasks
             ],
             shutdown: {
                 await tasks.drain(within: tasks.shutdownGrace)

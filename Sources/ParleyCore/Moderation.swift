@@ -108,6 +108,7 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case channelDeleted = "channel_deleted"
     case userDeactivated = "user_deactivated"
     case reportResolved = "report_resolved"
+    case gdprRequested = "gdpr_requested"
 }
 
 /// An audit entry to append, in the transaction of its action.

@@ -56,6 +56,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     v3.addRoutes(PushTemplateController(templates: container.pushTemplates).routes)
     v3.addRoutes(PushProviderController(providers: container.pushProviders).routes)
     v3.addRoutes(WebhookController(webhooks: container.webhooks).routes)
+    v3.addRoutes(GDPRController(gdpr: container.gdpr).routes)
     v3.addRoutes(ReportController(reports: container.reports, kinds: container.moderatedChannelKinds).routes)
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
     v3.addRoutes(TypingController(realtime: container.realtime).routes)

@@ -166,6 +166,8 @@ public struct Repositories {
     public var pushTokens: PushTokenRepository { PushTokenRepository(connection: connection) }
     public var pushPreferences: PushPreferenceRepository { PushPreferenceRepository(connection: connection) }
     public var pushQueue: PushQueueRepository { PushQueueRepository(connection: connection) }
+    public var jobs: JobRepository { JobRepository(connection: connection) }
+    public var erasure: ErasureRepository { ErasureRepository(connection: connection) }
     public var reports: ReportRepository { ReportRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }

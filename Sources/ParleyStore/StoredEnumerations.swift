@@ -9,3 +9,4 @@ extension MemberState: PostgresDecodable {}
 extension HiddenState: PostgresDecodable {}
 extension ChannelKind: PostgresDecodable {}
 extension ScheduledStatus: PostgresDecodable {}
+extension Job.Status: PostgresDecodable {}

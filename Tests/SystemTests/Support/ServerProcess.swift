@@ -31,6 +31,8 @@ final class ServerProcess: Sendable {
         environment["PARLEY_PORT"] = String(port)
         environment["PARLEY_HOST"] = "127.0.0.1"
         environment["PARLEY_LOG_LEVEL"] = "error"
+        // As on the in-process servers: jobs only where a test of them asks for them.
+        environment["PARLEY_JOBS"] = "false"
         environment["PARLEY_MIGRATIONS_DIR"] = TestServer.packageRoot.appendingPathComponent("migrations").path
         environment["PARLEY_FILE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("parley-proc-\(UUID())").path
         environment.merge(extra) { _, new in new }

@@ -42,6 +42,9 @@ enum TestServer {
         // Hundreds of servers run at once on one database: their scheduled-message polls stay
         // rare unless a test of them asks for more.
         config.scheduledDelivery.pollInterval = .seconds(2)
+        // Background jobs (GDPR requests) run only on the servers of the tests of them, which
+        // share the storage their jobs remove files from.
+        config.jobs.enabled = false
         adjust(&config)
         return config
     }

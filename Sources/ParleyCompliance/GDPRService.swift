@@ -1,0 +1,75 @@
+import Foundation
+import ParleyCore
+import ParleyStore
+
+/// GDPR requests (API.md §14.1, Sendbird's `/v3/privacy/gdpr`): registered by the admin, carried
+/// out in the background as leased jobs (`GDPRJob`), listed and looked at while they run.
+public struct GDPRService: Sendable {
+    let store: Store
+    let clock: Clock
+    let pageTokens: PageTokenCodec
+
+    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec) {
+        self.store = store
+        self.clock = clock
+        self.pageTokens = pageTokens
+    }
+
+    public func register(_ caller: Caller, _ request: GDPRRequest) async throws -> GDPRRequestView {
+        try caller.requireAdmin()
+        let (now, jobID) = (clock.nowMillis, UUID().uuidString.lowercased())
+        let params = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+        let job = try await store.transaction { repositories in
+            let job = try repositories.jobs.insert(jobID: jobID, kind: GDPRRequest.jobKind, params: params, now: now)
+            try repositories.auditLogs.append(
+                NewAuditEntry(
+                    .gdprRequested, actorID: nil, targetUserID: nil, details: ["action": request.action.rawValue, "request_id": jobID]))
+            return job
+        }
+        return try view(job)
+    }
+
+    public func find(_ caller: Caller, _ requestID: String) async throws -> GDPRRequestView {
+        try caller.requireAdmin()
+        guard let job = try await store.read({ try $0.jobs.find(requestID, kind: GDPRRequest.jobKind) }) else {
+            throw ParleyError.notFound("GDPR request \"\(requestID)\" not found.")
+        }
+        return try view(job)
+    }
+
+    /// Newest first.
+    public func list(_ caller: Caller, limit: Int, pageToken: String?) async throws -> Page<GDPRRequestView> {
+        try caller.requireAdmin()
+        let scope = "gdpr-requests"
+        let position = try pageToken.map { try pageTokens.decode($0, scope: scope) }.flatMap { position -> (Int64, String)? in
+            guard position.count == 2, let createdAt = Int64(position[0]) else { return nil }
+            return (createdAt, position[1])
+        }
+        let jobs = try await store.read { try $0.jobs.list(kind: GDPRRequest.jobKind, after: position, limit: limit + 1) }
+        let page = jobs.prefix(limit)
+        let next = jobs.count > limit ? pageTokens.encode(scope: scope, position: [String(page.last!.createdAt), page.last!.jobID]) : ""
+        return Page(items: try page.map(view), next: next)
+    }
+
+    /// Cancels a request no instance has started; one under way or over cannot be (400).
+    public func cancel(_ caller: Caller, _ requestID: String) async throws {
+        _ = try await find(caller, requestID)
+        let now = clock.nowMillis
+        guard try await store.transaction({ try $0.jobs.cancel(requestID, kind: GDPRRequest.jobKind, now: now) }) else {
+            throw ParleyError.invalidValue("request_id", "the request is already under way or over")
+        }
+    }
+
+    private func view(_ job: Job) throws -> GDPRRequestView {
+        let request = try JSONDecoder().decode(GDPRRequest.self, from: Data(job.params.utf8))
+        let result = try job.result.map { try JSONDecoder().decode(GDPRResult.self, from: Data($0.utf8)) }
+        return GDPRRequestView(job: job, request: request, removed: result?.removed, archive: nil)
+    }
+}
+
+/// What a finished GDPR job stored as its result.
+struct GDPRResult: Codable {
+    var removed: [String: Int]?
+    /// The access archive's stored file.
+    var archiveFileID: String?
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import ParleyCore
+import ParleyStore
+import ServiceLifecycle
+
+/// How background jobs are taken and held (API.md §14).
+public struct JobSettings: Sendable {
+    public var enabled = true
+    /// How often an idle instance looks for a job.
+    public var pollInterval: Duration = .seconds(1)
+    /// How long a claim holds without a saved batch; past it another instance takes the job over.
+    public var lease: Duration = .seconds(60)
+    /// Runs of a job that failed before it is given up (`failed`); a lost database is not a failure.
+    public var maxAttempts = 5
+    /// How long a job that failed waits before its next run.
+    public var retryDelay: Duration = .seconds(30)
+    /// Rows (messages) a batch of a job handles in one transaction.
+    public var batchSize = 200
+
+    public init() {}
+}
+
+/// What one kind of job does. `run` goes on from `job.progress`, saving its progress with each
+/// batch (`RunningJob.step`), so that whichever instance runs it next repeats at most one batch.
+public protocol JobHandler: Sendable {
+    var kind: String { get }
+    /// Does the work; returns the job's result (JSON text).
+    func run(_ job: RunningJob) async throws -> String
+}
+
+/// Every instance runs one: it claims due jobs (a lease in PostgreSQL, so two instances never
+/// run one at once and a dead instance's job is taken over when its lease runs out) and runs
+/// them one at a time.
+public final class JobRunner: Service, Sendable {
+    let store: Store
+    let clock: Clock
+    let handlers: [String: any JobHandler]
+    let settings: JobSettings
+    let logger: Logger
+
+    public init(store: Store, clock: Clock, handlers: [any JobHandler], settings: JobSettings, logger: Logger) {
+        self.store = store
+        self.clock = clock
+        self.handlers = Dictionary(uniqueKeysWithValues: handlers.map { ($0.kind, $0) })
+        self.settings = settings
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        guard settings.enabled else {
+            try? await gracefulShutdown()
+            return
+        }
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                if await !self.runNext() { try await Task.sleep(for: self.settings.pollInterval) }
+            }
+        }
+    }
+
+    /// Claims one due job and runs it to its end (or until it fails); false when none was due.
+    @discardableResult
+    public func runNext() async -> Bool {
+        let (kinds, lease, now) = (Array(handlers.keys), settings.lease.milliseconds, clock.nowMillis)
+        let claimed: ClaimedJob
+        do {
+            guard let job = try await store.transaction({ try $0.jobs.claim(kinds: kinds, lease: lease, now: now) }) else { return false }
+            claimed = job
+        } catch {
+            logger.warning("claiming a job failed", metadata: ["error": "\(error)"])
+            return false
+        }
+        guard let handler = handlers[claimed.job.kind] else { return true }
+        let running = RunningJob(claimed: claimed, store: store, clock: clock, lease: lease)
+        do {
+            let result = try await handler.run(running)
+            let now = clock.nowMillis
+            try await store.transaction { try $0.jobs.finish(claimed, status: .done, result: result, error: nil, now: now) }
+        } catch is LostJobLease {
+            logger.warning("another instance took over a job", metadata: ["job_id": "\(claimed.job.jobID)"])
+        } catch is CancellationError {
+            // Shutting down: the lease runs out and another instance goes on from the last batch.
+        } catch {
+            await failed(claimed, error)
+        }
+        return true
+    }
+
+    /// A failed run: tried again after `retryDelay`, given up after `maxAttempts` runs. A lost
+    /// database is retried without counting (the lease simply runs out).
+    private func failed(_ claimed: ClaimedJob, _ error: any Error) async {
+        logger.error("a job failed", metadata: ["job_id": "\(claimed.job.jobID)", "kind": "\(claimed.job.kind)", "error": "\(error)"])
+        if let error = error as? ParleyError, error == .unavailable { return }
+        let (now, attempts, retry) = (clock.nowMillis, claimed.attempts, settings.retryDelay.milliseconds)
+        let giveUp = attempts >= settings.maxAttempts
+        _ = try? await store.transaction { repositories in
+            if giveUp {
+                try repositories.jobs.finish(claimed, status: .failed, result: nil, error: "\(error)", now: now)
+            } else {
+                try repositories.jobs.release(claimed, until: now + retry, now: now)
+            }
+        }
+    }
+}
+
+/// A job this instance holds, and the way its handler saves progress.
+public struct RunningJob: Sendable {
+    public let claimed: ClaimedJob
+    let store: Store
+    public let clock: Clock
+    let lease: Int64
+
+    public var job: Job { claimed.job }
+
+    /// The saved progress, or a fresh one for a job that starts.
+    public func progress<P: Codable>(_ type: P.Type = P.self, fresh: P) throws -> P {
+        job.progress == "{}" ? fresh : try JSONDecoder().decode(P.self, from: Data(job.progress.utf8))
+    }
+
+    /// Runs one batch in a transaction that also saves `progress` as the batch leaves it (and
+    /// renews the lease); throws `LostJobLease` when another instance holds the job now.
+    public func step<T: Sendable, P: Codable & Sendable>(
+        _ body: @escaping @Sendable (Repositories, inout P) throws -> T, from progress: P
+    ) async throws -> (T, P) {
+        let (claimed, lease, now) = (claimed, lease, clock.nowMillis)
+        try Task.checkCancellation()
+        return try await store.transaction { repositories in
+            var next = progress
+            let result = try body(repositories, &next)
+            let text = String(decoding: try JSONEncoder().encode(next), as: UTF8.self)
+            try repositories.jobs.checkpoint(claimed, progress: text, lease: lease, now: now)
+            return (result, next)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ParleyCompliance
+
+/// Background jobs (API.md §14): GDPR requests.
+extension Config {
+    static func readCompliance(into config: inout Config, _ reader: EnvironmentReader) throws {
+        config.jobs.enabled = try reader.bool("PARLEY_JOBS", default: true)
+        config.jobs.pollInterval = .milliseconds(
+            try reader.int("PARLEY_JOB_POLL_MS", default: Int(config.jobs.pollInterval.milliseconds), range: 10...60_000))
+        config.jobs.lease = .milliseconds(
+            try reader.int("PARLEY_JOB_LEASE_MS", default: Int(config.jobs.lease.milliseconds), range: 1_000...3_600_000))
+        config.jobs.batchSize = try reader.int("PARLEY_JOB_BATCH", default: config.jobs.batchSize, range: 1...10_000)
+    }
+}
