@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyFiles
 import ParleyStore
 
 /// GDPR requests (API.md §14.1, Sendbird's `/v3/privacy/gdpr`): registered by the admin, carried
@@ -8,11 +9,15 @@ public struct GDPRService: Sendable {
     let store: Store
     let clock: Clock
     let pageTokens: PageTokenCodec
+    let archives: ArchiveLinks
+    let files: FileService
 
-    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec) {
+    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec, archives: ArchiveLinks, files: FileService) {
         self.store = store
         self.clock = clock
         self.pageTokens = pageTokens
+        self.archives = archives
+        self.files = files
     }
 
     public func register(_ caller: Caller, _ request: GDPRRequest) async throws -> GDPRRequestView {
@@ -60,16 +65,30 @@ public struct GDPRService: Sendable {
         }
     }
 
+    /// `GET /v3/privacy/gdpr/{request_id}/archive`: the access archive, for the holder of its
+    /// link (checked here: no API token needed) until it expires; 404 otherwise.
+    public func archive(_ requestID: String, expiresAt: Int64, signature: String) async throws -> FileDownload {
+        guard archives.verify(requestID: requestID, expiresAt: expiresAt, signature: signature, now: clock.nowMillis),
+            let job = try await store.read({ try $0.jobs.find(requestID, kind: GDPRRequest.jobKind) }),
+            let shown = try? view(job), shown.archive?.expiresAt == expiresAt,
+            let fileID = try job.result.map({ try JSONDecoder().decode(GDPRResult.self, from: Data($0.utf8)) })?.archiveFileID
+        else { throw ParleyError.notFound("No such archive, or its link expired.") }
+        return try await files.openGenerated(fileID, name: "gdpr-\(shown.request.userIDs[0]).jsonl", contentType: "application/x-ndjson")
+    }
+
     private func view(_ job: Job) throws -> GDPRRequestView {
         let request = try JSONDecoder().decode(GDPRRequest.self, from: Data(job.params.utf8))
         let result = try job.result.map { try JSONDecoder().decode(GDPRResult.self, from: Data($0.utf8)) }
-        return GDPRRequestView(job: job, request: request, removed: result?.removed, archive: nil)
+        let archive = result?.expiresAt.map { archives.link(requestID: job.jobID, expiresAt: $0) }
+        return GDPRRequestView(job: job, request: request, removed: result?.removed, archive: archive)
     }
 }
 
 /// What a finished GDPR job stored as its result.
 struct GDPRResult: Codable {
     var removed: [String: Int]?
-    /// The access archive's stored file.
+    /// The access archive's stored file, and when its link stops working (the sweeper removes
+    /// it then: `FileRepository.known`).
     var archiveFileID: String?
+    var expiresAt: Int64?
 }

@@ -17,6 +17,8 @@ public struct JobSettings: Sendable {
     public var retryDelay: Duration = .seconds(30)
     /// Rows (messages) a batch of a job handles in one transaction.
     public var batchSize = 200
+    /// How long an access archive can be downloaded after its request finished.
+    public var archiveLifetime: Duration = .seconds(7 * 24 * 3600)
 
     public init() {}
 }

@@ -8,6 +8,10 @@ extension Config {
             try reader.int("PARLEY_JOB_POLL_MS", default: Int(config.jobs.pollInterval.milliseconds), range: 10...60_000))
         config.jobs.lease = .milliseconds(
             try reader.int("PARLEY_JOB_LEASE_MS", default: Int(config.jobs.lease.milliseconds), range: 1_000...3_600_000))
+        config.jobs.archiveLifetime = .seconds(
+            3600
+                * (try reader.int(
+                    "PARLEY_GDPR_ARCHIVE_HOURS", default: Int(config.jobs.archiveLifetime.milliseconds / 3_600_000), range: 1...8760)))
         config.jobs.batchSize = try reader.int("PARLEY_JOB_BATCH", default: config.jobs.batchSize, range: 1...10_000)
     }
 }

@@ -135,11 +135,11 @@ public struct Container: Sendable {
             store: store, clock: clock, messages: messages, settings: config.scheduledDelivery, logger: logger)
         let users = UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, departure: memberships)
         let groupChannels = GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, files: files)
-        let jobs = JobRunner(
-            store: store, clock: clock,
-            handlers: [GDPRJob(users: users, groupChannels: groupChannels, files: files, batchSize: config.jobs.batchSize)],
-            settings: config.jobs,
-            logger: logger)
+        let archives = ArchiveLinks(
+            key: keys.archiveLinks, baseURL: config.resolvedPublicURL, lifetimeMillis: config.jobs.archiveLifetime.milliseconds)
+        let gdprJob = GDPRJob(
+            users: users, groupChannels: groupChannels, files: files, archives: archives, batchSize: config.jobs.batchSize)
+        let jobs = JobRunner(store: store, clock: clock, handlers: [gdprJob], settings: config.jobs, logger: logger)
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
             tasks: tasks)
@@ -184,7 +184,7 @@ public struct Container: Sendable {
             files: files,
             translator: translator,
             webhooks: WebhookService(store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens),
-            gdpr: GDPRService(store: store, clock: clock, pageTokens: pageTokens),
+            gdpr: GDPRService(store: store, clock: clock, pageTokens: pageTokens, archives: archives, files: files),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,

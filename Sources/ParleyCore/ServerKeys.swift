@@ -11,11 +11,14 @@ public struct ServerKeys: Sendable {
     public let accessCodes: SymmetricKey
     /// Signs file auth keys (API.md §5.3).
     public let fileAuthKeys: SymmetricKey
+    /// Signs the download links of GDPR access archives (API.md §14.1).
+    public let archiveLinks: SymmetricKey
 
     public init(masterKey: SymmetricKey) {
         pageTokens = Self.derive(masterKey, "parley page tokens v1")
         accessCodes = Self.derive(masterKey, "parley access codes v1")
         fileAuthKeys = Self.derive(masterKey, "parley file auth keys v1")
+        archiveLinks = Self.derive(masterKey, "parley archive links v1")
     }
 
     private static func derive(_ masterKey: SymmetricKey, _ purpose: String) -> SymmetricKey {

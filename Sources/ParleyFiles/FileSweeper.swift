@@ -43,7 +43,7 @@ public struct FileSweeper: Service {
         let ids = Array(candidates)
         for start in stride(from: 0, to: ids.count, by: 1000) {
             let batch = Array(ids[start..<min(start + 1000, ids.count)])
-            let known = try await store.read { try $0.files.known(batch) }
+            let known = try await store.read { try $0.files.known(batch, now: Int64(now.timeIntervalSince1970 * 1000)) }
             let orphans = batch.filter { !known.contains($0) }
             _ = try await BlockingWork.run { orphans.forEach(storage.remove) }
             removed += orphans.count

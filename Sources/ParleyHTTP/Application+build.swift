@@ -22,6 +22,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
         router.addRoutes(MetricsController(registry: container.metricsRegistry, authenticator: container.authenticator).routes)
     }
     router.addRoutes(files.downloadRoutes, atPath: "v3")
+    router.addRoutes(GDPRController(gdpr: container.gdpr).downloadRoutes, atPath: "v3")
     router.addRoutes(EventStreamController.plainRoutes(), atPath: "v3")
     // Group middleware runs for the group's routes only: an unknown path or a wrong method
     // never asks for a token.

@@ -67,17 +67,21 @@ public struct FileRepository {
         return try rows.map { try $0.decode("file_id") }
     }
 
-    /// The ids among `fileIDs` that some message, or a pending scheduled message, still uses
-    /// (the sweeper keeps those).
-    public func known(_ fileIDs: [String]) throws -> Set<String> {
+    /// The ids among `fileIDs` that some message, a pending scheduled message, or an access
+    /// archive whose link has not expired by `now` still uses (the sweeper keeps those).
+    public func known(_ fileIDs: [String], now: Int64) throws -> Set<String> {
         let rows = try connection.query(
             """
             SELECT file_id FROM files WHERE file_id = ANY($1::text[])
             UNION ALL
             SELECT file ->> 'file_id' FROM scheduled_messages
             WHERE status = 'pending' AND file ? 'file_id' AND file ->> 'file_id' = ANY($1::text[])
+            UNION ALL
+            SELECT result ->> 'archiveFileID' FROM jobs
+            WHERE status = 'done' AND result ? 'archiveFileID' AND result ->> 'archiveFileID' = ANY($1::text[])
+                AND (result ->> 'expiresAt')::bigint > $2
             """,
-            [fileIDs])
+            [fileIDs, now])
         return Set(try rows.map { try $0.decode("file_id") as String })
     }
 

@@ -168,6 +168,7 @@ public struct Repositories {
     public var pushQueue: PushQueueRepository { PushQueueRepository(connection: connection) }
     public var jobs: JobRepository { JobRepository(connection: connection) }
     public var erasure: ErasureRepository { ErasureRepository(connection: connection) }
+    public var personalData: PersonalDataRepository { PersonalDataRepository(connection: connection) }
     public var reports: ReportRepository { ReportRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }

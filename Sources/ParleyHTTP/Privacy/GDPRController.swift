@@ -17,6 +17,21 @@ struct GDPRController {
         return routes
     }
 
+    /// The archive download, outside the authentication middleware: its link is the credential.
+    var downloadRoutes: RouteCollection<ParleyRequestContext> {
+        let routes = RouteCollection(context: ParleyRequestContext.self)
+        routes.get("privacy/gdpr/{request_id}/archive", use: archive)
+        return routes
+    }
+
+    @Sendable func archive(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let file = try await gdpr.archive(
+            try context.pathParameter("request_id"), expiresAt: try query.int64("expires_at") ?? 0,
+            signature: query.string("signature") ?? "")
+        return try await FileResponse(file: file, request: request).make()
+    }
+
     @Sendable func register(_ request: Request, _ context: CallerContext) async throws -> Response {
         try context.caller.requireAdmin()
         let body = try await request.decode(as: GDPRRequestBody.self, context: context)
