@@ -75,7 +75,7 @@ let package = Package(
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(
             name: "ParleyUsers",
-            dependencies: ["ParleyCore", "ParleyStore", crypto]
+            dependencies: ["ParleyCore", "ParleyStore", "OutboundPolicy", crypto]
         ),
         // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.
         .target(
@@ -245,7 +245,7 @@ let package = Package(
             name: "SystemTests",
             dependencies: [
                 "ByteCoding", "OwnedTasks", logging, "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents",
-                "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyPush", "CurlHTTP",
+                "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyPush", "CurlHTTP", "OutboundPolicy",
                 "Postgres", httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto,
             ],
             exclude: ["Push/StandIn"]  // the push providers' stand-in, a Python program the tests start

@@ -37,7 +37,9 @@ extension MessageService {
         let now = clock.nowMillis
         let new = translated
         do {
-            return try await commitSend(new, caller, kind, channelURL, lateTranslations, now: now)
+            let sent = try await commitSend(new, caller, kind, channelURL, lateTranslations, now: now)
+            if let senderID = new.senderID { activity?.record(senderID, now: now) }
+            return sent
         } catch let refusal as FloodProtection.Refusal {
             if let senderID = new.senderID { await FloodProtection.alert(senderID, in: kind, channelURL, now: now, store) }
             throw refusal.error

@@ -18,14 +18,17 @@ public struct MessageService: Sendable {
     let previewer: LinkPreviewer?
     /// Where previews wait for their sender's turn; without it, no previews are made.
     let previews: PreviewQueue?
+    /// Where a sender's activity is counted (API.md §14.5: daily active users).
+    let activity: ActivityLog?
     /// Runs what follows a commit without delaying the request (late translations).
     let tasks: TaskOwner
 
     public init(
         store: Store, clock: Clock, settings: ChatSettings, files: FileService, translator: MessageTranslator, tasks: TaskOwner,
-        previewer: LinkPreviewer? = nil, previews: PreviewQueue? = nil
+        previewer: LinkPreviewer? = nil, previews: PreviewQueue? = nil, activity: ActivityLog? = nil
     ) {
         self.tasks = tasks
+        self.activity = activity
         self.store = store
         self.clock = clock
         self.settings = settings

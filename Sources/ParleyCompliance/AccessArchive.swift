@@ -10,7 +10,7 @@ import ParleyStore
 /// run, the lease renewed as it goes; a run that dies is started over by the next.
 struct AccessArchive: Sendable {
     let files: FileService
-    let links: ArchiveLinks
+    let links: SignedLinks
     let messageBatch: Int
 
     private struct Progress: Codable, Sendable {}
@@ -37,7 +37,7 @@ struct AccessArchive: Sendable {
                 after = last.messageID
             }
         }
-        let result = GDPRResult(archiveFileID: stored.fileID, expiresAt: job.clock.nowMillis + links.lifetimeMillis)
+        let result = GDPRResult(fileID: stored.fileID, expiresAt: job.clock.nowMillis + links.lifetimeMillis)
         return String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
     }
 

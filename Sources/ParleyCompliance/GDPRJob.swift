@@ -11,7 +11,7 @@ public struct GDPRJob: JobHandler {
     let erasure: UserErasure
     let archive: AccessArchive
 
-    public init(users: UserService, groupChannels: GroupChannelService, files: FileService, archives: ArchiveLinks, batchSize: Int) {
+    public init(users: UserService, groupChannels: GroupChannelService, files: FileService, archives: SignedLinks, batchSize: Int) {
         erasure = UserErasure(users: users, groupChannels: groupChannels, files: files, messageBatch: batchSize)
         archive = AccessArchive(files: files, links: archives, messageBatch: batchSize)
     }

@@ -9,10 +9,10 @@ public struct GDPRService: Sendable {
     let store: Store
     let clock: Clock
     let pageTokens: PageTokenCodec
-    let archives: ArchiveLinks
+    let archives: SignedLinks
     let files: FileService
 
-    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec, archives: ArchiveLinks, files: FileService) {
+    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec, archives: SignedLinks, files: FileService) {
         self.store = store
         self.clock = clock
         self.pageTokens = pageTokens
@@ -68,18 +68,23 @@ public struct GDPRService: Sendable {
     /// `GET /v3/privacy/gdpr/{request_id}/archive`: the access archive, for the holder of its
     /// link (checked here: no API token needed) until it expires; 404 otherwise.
     public func archive(_ requestID: String, expiresAt: Int64, signature: String) async throws -> FileDownload {
-        guard archives.verify(requestID: requestID, expiresAt: expiresAt, signature: signature, now: clock.nowMillis),
+        guard archives.verify(path: Self.archivePath(requestID), expiresAt: expiresAt, signature: signature, now: clock.nowMillis),
             let job = try await store.read({ try $0.jobs.find(requestID, kind: GDPRRequest.jobKind) }),
             let shown = try? view(job), shown.archive?.expiresAt == expiresAt,
-            let fileID = try job.result.map({ try JSONDecoder().decode(GDPRResult.self, from: Data($0.utf8)) })?.archiveFileID
+            let fileID = try job.result.map({ try JSONDecoder().decode(GDPRResult.self, from: Data($0.utf8)) })?.fileID
         else { throw ParleyError.notFound("No such archive, or its link expired.") }
         return try await files.openGenerated(fileID, name: "gdpr-\(shown.request.userIDs[0]).jsonl", contentType: "application/x-ndjson")
+    }
+
+    /// The archive's route with the request's id in it (percent-encoded as a path segment).
+    static func archivePath(_ requestID: String) -> String {
+        "/v3/privacy/gdpr/\(requestID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? requestID)/archive"
     }
 
     private func view(_ job: Job) throws -> GDPRRequestView {
         let request = try JSONDecoder().decode(GDPRRequest.self, from: Data(job.params.utf8))
         let result = try job.result.map { try JSONDecoder().decode(GDPRResult.self, from: Data($0.utf8)) }
-        let archive = result?.expiresAt.map { archives.link(requestID: job.jobID, expiresAt: $0) }
+        let archive = result?.expiresAt.map { archives.link(path: Self.archivePath(job.jobID), expiresAt: $0) }
         return GDPRRequestView(job: job, request: request, removed: result?.removed, archive: archive)
     }
 }
@@ -88,7 +93,7 @@ public struct GDPRService: Sendable {
 struct GDPRResult: Codable {
     var removed: [String: Int]?
     /// The access archive's stored file, and when its link stops working (the sweeper removes
-    /// it then: `FileRepository.known`).
-    var archiveFileID: String?
+    /// it then: `FileRepository.known` reads these two names).
+    var fileID: String?
     var expiresAt: Int64?
 }

@@ -17,8 +17,10 @@ public struct JobSettings: Sendable {
     public var retryDelay: Duration = .seconds(30)
     /// Rows (messages) a batch of a job handles in one transaction.
     public var batchSize = 200
-    /// How long an access archive can be downloaded after its request finished.
+    /// How long an access archive or a data export can be downloaded after its job finished.
     public var archiveLifetime: Duration = .seconds(7 * 24 * 3600)
+    /// How often an instance writes the activity it saw and samples the connection peak (API.md §14.5).
+    public var statisticsInterval: Duration = .seconds(10)
 
     public init() {}
 }

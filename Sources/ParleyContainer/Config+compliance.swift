@@ -1,6 +1,6 @@
 import ParleyCompliance
 
-/// Background jobs (API.md §14): GDPR requests.
+/// Background jobs (API.md §14): GDPR requests; the statistics' recording.
 extension Config {
     static func readCompliance(into config: inout Config, _ reader: EnvironmentReader) throws {
         config.jobs.enabled = try reader.bool("PARLEY_JOBS", default: true)
@@ -11,7 +11,9 @@ extension Config {
         config.jobs.archiveLifetime = .seconds(
             3600
                 * (try reader.int(
-                    "PARLEY_GDPR_ARCHIVE_HOURS", default: Int(config.jobs.archiveLifetime.milliseconds / 3_600_000), range: 1...8760)))
+                    "PARLEY_DOWNLOAD_LINK_HOURS", default: Int(config.jobs.archiveLifetime.milliseconds / 3_600_000), range: 1...8760)))
+        config.jobs.statisticsInterval = .milliseconds(
+            try reader.int("PARLEY_STATISTICS_INTERVAL_MS", default: Int(config.jobs.statisticsInterval.milliseconds), range: 10...600_000))
         config.jobs.batchSize = try reader.int("PARLEY_JOB_BATCH", default: config.jobs.batchSize, range: 1...10_000)
     }
 }

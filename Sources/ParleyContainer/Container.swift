@@ -27,6 +27,8 @@ public struct Container: Sendable {
     public let logger: Logger
     public let clock: Clock
     public let authenticator: Authenticator
+    /// Secondary API tokens and the API tokens' IP allow-list (API.md §14.7).
+    public let apiAccess: ApiAccess
     public let users: UserService
     public let userMetadata: UserMetadataService
     public let groupChannels: GroupChannelService
@@ -64,6 +66,8 @@ public struct Container: Sendable {
     public let translator: MessageTranslator
     public let webhooks: WebhookService
     public let gdpr: GDPRService
+    public let statistics: StatisticsService
+    public let exports: ExportService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
     /// What `GET /metrics` shows: the registry the process's metrics backend writes to.
@@ -128,18 +132,24 @@ public struct Container: Sendable {
         let pushDispatcher = PushDispatcher(
             store: store, providers: pushProviders, settings: config.push, clock: clock, fileBaseURL: config.resolvedPublicURL,
             fileKeys: fileAuthKeys, appID: config.appID, logger: logger)
+        // Who was active today (API.md §14.5), written by the `StatisticsRecorder`.
+        let activity = ActivityLog()
+        let authenticator = Authenticator(apiToken: config.apiToken, store: store, clock: clock, activity: activity)
         let messages = MessageService(
             store: store, clock: clock, settings: settings, files: files, translator: translator, tasks: tasks, previewer: previewer,
-            previews: previews)
+            previews: previews, activity: activity)
         let scheduledDelivery = ScheduledMessageDelivery(
             store: store, clock: clock, messages: messages, settings: config.scheduledDelivery, logger: logger)
         let users = UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, departure: memberships)
         let groupChannels = GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, files: files)
-        let archives = ArchiveLinks(
+        let archives = SignedLinks(
             key: keys.archiveLinks, baseURL: config.resolvedPublicURL, lifetimeMillis: config.jobs.archiveLifetime.milliseconds)
         let gdprJob = GDPRJob(
             users: users, groupChannels: groupChannels, files: files, archives: archives, batchSize: config.jobs.batchSize)
-        let jobs = JobRunner(store: store, clock: clock, handlers: [gdprJob], settings: config.jobs, logger: logger)
+        let exportJobs: [any JobHandler] = ExportKind.allCases.map {
+            ExportJob($0, files: files, links: archives, pageSize: 5 * config.jobs.batchSize)
+        }
+        let jobs = JobRunner(store: store, clock: clock, handlers: [gdprJob] + exportJobs, settings: config.jobs, logger: logger)
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
             tasks: tasks)
@@ -147,7 +157,8 @@ public struct Container: Sendable {
             config: config,
             logger: logger,
             clock: clock,
-            authenticator: Authenticator(apiToken: config.apiToken, store: store, clock: clock),
+            authenticator: authenticator,
+            apiAccess: ApiAccess(store: store, clock: clock, authenticator: authenticator),
             users: users,
             userMetadata: UserMetadataService(store: store),
             groupChannels: groupChannels,
@@ -185,6 +196,8 @@ public struct Container: Sendable {
             translator: translator,
             webhooks: WebhookService(store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens),
             gdpr: GDPRService(store: store, clock: clock, pageTokens: pageTokens, archives: archives, files: files),
+            statistics: StatisticsService(store: store, clock: clock),
+            exports: ExportService(store: store, clock: clock, pageTokens: pageTokens, links: archives, files: files),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
@@ -192,7 +205,10 @@ public struct Container: Sendable {
                 pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher, previews,
                 OutboundHTTP(client: outbound), pushDispatcher,
                 ScheduledMessageDispatcher(store: store, delivery: scheduledDelivery, settings: config.scheduledDelivery, logger: logger),
-                jobs, tasks
+                jobs,
+                StatisticsRecorder(
+                    store: store, activity: activity, clock: clock, interval: config.jobs.statisticsInterval, logger: logger),
+                tasks
             ],
             shutdown: {
                 await tasks.drain(within: tasks.shutdownGrace)

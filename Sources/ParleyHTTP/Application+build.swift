@@ -12,24 +12,26 @@ import ParleyRepresentations
 /// `/v3` group behind authentication, whose handlers get the caller in `CallerContext`.
 private func addEndpoints(to router: Router<ParleyRequestContext>, container: Container) {
     let limits = container.config.limits
-    let files = FileController(files: container.files, authenticator: container.authenticator)
+    let apiTokens = ApiTokenCheck(authenticator: container.authenticator, access: container.apiAccess)
+    let files = FileController(files: container.files, apiTokens: apiTokens)
     let channelDTO: @Sendable (ChannelView) -> ChannelDTO = { ChannelDTO(view: $0, maxMessageLength: limits.messageLength) }
     let resourceDTO: @Sendable (ChannelResource) -> ChannelResourceDTO = {
         ChannelResourceDTO(resource: $0, maxMessageLength: limits.messageLength)
     }
     router.addRoutes(HealthController(readiness: container.readiness).routes)
     if container.config.metrics == .apiToken {
-        router.addRoutes(MetricsController(registry: container.metricsRegistry, authenticator: container.authenticator).routes)
+        router.addRoutes(MetricsController(registry: container.metricsRegistry, apiTokens: apiTokens).routes)
     }
     router.addRoutes(files.downloadRoutes, atPath: "v3")
     router.addRoutes(GDPRController(gdpr: container.gdpr).downloadRoutes, atPath: "v3")
+    router.addRoutes(ExportController(exports: container.exports).downloadRoutes, atPath: "v3")
     router.addRoutes(EventStreamController.plainRoutes(), atPath: "v3")
     // Group middleware runs for the group's routes only: an unknown path or a wrong method
     // never asks for a token.
     let v3 = router.group("v3")
         .add(
             middleware: AuthenticationMiddleware(
-                authenticator: container.authenticator,
+                apiTokens: apiTokens,
                 fileLinks: FileLinkIssuer(
                     baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock)
             )
@@ -58,6 +60,9 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     v3.addRoutes(PushProviderController(providers: container.pushProviders).routes)
     v3.addRoutes(WebhookController(webhooks: container.webhooks).routes)
     v3.addRoutes(GDPRController(gdpr: container.gdpr).routes)
+    v3.addRoutes(ExportController(exports: container.exports).routes)
+    v3.addRoutes(StatisticsController(statistics: container.statistics).routes)
+    v3.addRoutes(ApiAccessController(access: container.apiAccess).routes)
     v3.addRoutes(ReportController(reports: container.reports, kinds: container.moderatedChannelKinds).routes)
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
     v3.addRoutes(TypingController(realtime: container.realtime).routes)
@@ -135,7 +140,7 @@ public func buildApplication(container: Container) -> some ApplicationProtocol {
     var services = container.services
     if case .port(let host, let port) = container.config.metrics {
         let router = Router(context: ParleyRequestContext.self)
-        router.addRoutes(MetricsController(registry: container.metricsRegistry, authenticator: nil).routes)
+        router.addRoutes(MetricsController(registry: container.metricsRegistry, apiTokens: nil).routes)
         services.append(
             Application(
                 router: router, configuration: .init(address: .hostname(host, port: port), serverName: "parley-metrics"),

@@ -13,25 +13,27 @@ public struct AuthenticationMiddleware: RouterMiddleware {
     public static let apiTokenHeader = HTTPField.Name("Api-Token")!
     public static let sessionTokenHeader = HTTPField.Name("Session-Token")!
 
-    public let authenticator: Authenticator
+    public let apiTokens: ApiTokenCheck
     public let fileLinks: FileLinkIssuer
+    var authenticator: Authenticator { apiTokens.authenticator }
 
-    public init(authenticator: Authenticator, fileLinks: FileLinkIssuer) {
-        self.authenticator = authenticator
+    public init(apiTokens: ApiTokenCheck, fileLinks: FileLinkIssuer) {
+        self.apiTokens = apiTokens
         self.fileLinks = fileLinks
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let authentication = try await authenticate(request.headers)
+        let authentication = try await authenticate(request, context)
         context.caller = authentication.caller
         context.trace.identify(authentication.caller)
         return try await FileLinks.$current.withValue(fileLinks.links(for: authentication)) { try await next(request, context) }
     }
 
-    private func authenticate(_ headers: HTTPFields) async throws -> Authentication {
+    private func authenticate(_ request: Request, _ context: Context) async throws -> Authentication {
+        let headers = request.headers
         if let apiToken = headers.value(of: Self.apiTokenHeader) {
-            return try authenticator.authenticate(apiToken: apiToken)
+            return try await apiTokens.authenticate(apiToken, request, context)
         }
         if let sessionToken = headers.value(of: Self.sessionTokenHeader) {
             return try await authenticator.authenticate(sessionToken: sessionToken)

@@ -32,6 +32,7 @@ public struct ConventionsMiddleware: RouterMiddleware {
         var context = context
         RequestIDHeader.adopt(request, into: &context)
         context.maxUploadSize = maxJSONBodyBytes
+        context.clients = requestLog.clients
         var response: Response
         do {
             try ControlCharacterRejection.check(request.uri.description)

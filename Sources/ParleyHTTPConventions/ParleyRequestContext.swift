@@ -13,6 +13,9 @@ public struct ParleyRequestContext: RequestContext {
     public var requestDecoder: JSONRequestDecoder { .init() }
     /// Shared by every layer's copy of this context, for the request log.
     public let trace: RequestTrace
+    /// Who the client is behind the trusted proxies (set by `ConventionsMiddleware`), for the
+    /// API tokens' allow-list.
+    public var clients = ForwardedClient(trusted: [])
 
     public init(source: Source) {
         self.coreContext = .init(source: source)

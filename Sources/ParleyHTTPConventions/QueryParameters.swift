@@ -49,6 +49,11 @@ public struct QueryParameters {
         return number
     }
 
+    /// Every value of a key given once or more, each also split at commas; empty items dropped.
+    public func all(_ key: String) -> [String] {
+        parameters.getAll(key).flatMap { $0.split(separator: ",").map(String.init) }
+    }
+
     /// A comma-separated list; empty items are dropped.
     public func list(_ key: String) -> [String]? {
         guard let text = parameters.get(key) else { return nil }

@@ -67,8 +67,9 @@ public struct FileRepository {
         return try rows.map { try $0.decode("file_id") }
     }
 
-    /// The ids among `fileIDs` that some message, a pending scheduled message, or an access
-    /// archive whose link has not expired by `now` still uses (the sweeper keeps those).
+    /// The ids among `fileIDs` that some message, a pending scheduled message, or a finished job
+    /// (an access archive, a data export) whose link has not expired by `now` still uses (the
+    /// sweeper keeps those).
     public func known(_ fileIDs: [String], now: Int64) throws -> Set<String> {
         let rows = try connection.query(
             """
@@ -77,8 +78,8 @@ public struct FileRepository {
             SELECT file ->> 'file_id' FROM scheduled_messages
             WHERE status = 'pending' AND file ? 'file_id' AND file ->> 'file_id' = ANY($1::text[])
             UNION ALL
-            SELECT result ->> 'archiveFileID' FROM jobs
-            WHERE status = 'done' AND result ? 'archiveFileID' AND result ->> 'archiveFileID' = ANY($1::text[])
+            SELECT result ->> 'fileID' FROM jobs
+            WHERE status = 'done' AND result ? 'fileID' AND result ->> 'fileID' = ANY($1::text[])
                 AND (result ->> 'expiresAt')::bigint > $2
             """,
             [fileIDs, now])

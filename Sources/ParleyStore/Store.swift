@@ -169,6 +169,9 @@ public struct Repositories {
     public var jobs: JobRepository { JobRepository(connection: connection) }
     public var erasure: ErasureRepository { ErasureRepository(connection: connection) }
     public var personalData: PersonalDataRepository { PersonalDataRepository(connection: connection) }
+    public var statistics: StatisticsRepository { StatisticsRepository(connection: connection) }
+    public var exports: ExportRepository { ExportRepository(connection: connection) }
+    public var applicationSecurity: ApplicationSecurityRepository { ApplicationSecurityRepository(connection: connection) }
     public var reports: ReportRepository { ReportRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
     public var files: FileRepository { FileRepository(connection: connection) }

@@ -24,20 +24,32 @@ public struct Authenticator: Sendable {
     private let apiTokenDigest: SHA256.Digest
     private let store: Store
     private let clock: Clock
+    /// Where a signed-in user's activity is counted (API.md §14.5: daily active users).
+    private let activity: ActivityLog?
 
-    public init(apiToken: String, store: Store, clock: Clock) {
+    public init(apiToken: String, store: Store, clock: Clock, activity: ActivityLog? = nil) {
         self.apiTokenDigest = SecretHashing.sha256Digest(apiToken)
         self.store = store
         self.clock = clock
+        self.activity = activity
     }
 
-    /// The master token's holder: the admin; otherwise 401/400401.
-    public func authenticate(apiToken: String) throws -> Authentication {
+    /// The admin: the master token (the configuration's, compared in memory) or a secondary token
+    /// (API.md §14.7, looked up on every request, so a revoked one stops at once on every
+    /// instance); otherwise 401/400401.
+    public func authenticate(apiToken: String) async throws -> Authentication {
         // Digest equality is constant-time in swift-crypto.
-        guard SecretHashing.sha256Digest(apiToken) == apiTokenDigest else {
-            throw ParleyError.invalidApiToken
-        }
+        if isMasterToken(apiToken) { return Authentication(caller: .admin, fileKeyGeneration: nil) }
+        guard let (selector, secret) = SecondaryApiToken.parts(of: apiToken),
+            let stored = try await store.fetch(ApplicationSecurityRepository.tokenHash(selector: selector)),
+            SecretHashing.constantTimeEquals(stored, SecretHashing.sha256(secret))
+        else { throw ParleyError.invalidApiToken }
         return Authentication(caller: .admin, fileKeyGeneration: nil)
+    }
+
+    /// Whether `token` is the master API token (only it makes secondary tokens).
+    public func isMasterToken(_ token: String) -> Bool {
+        SecretHashing.sha256Digest(token) == apiTokenDigest
     }
 
     /// The owner of a live session token; 401/400302 when unknown or expired, 401/400300 when the
@@ -54,6 +66,7 @@ public struct Authenticator: Sendable {
         else { throw ParleyError.invalidSessionToken }
         guard stored.userIsActive else { throw ParleyError.deactivatedUser }
         guard !stored.revoked else { throw ParleyError.invalidSessionToken }
+        activity?.record(stored.userID, now: clock.nowMillis)
         return Authentication(
             caller: .user(stored.userID), fileKeyGeneration: stored.fileKeyGeneration, sessionExpiresAt: stored.expiresAt)
     }

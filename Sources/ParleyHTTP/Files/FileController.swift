@@ -10,7 +10,7 @@ import ParleyUsers
 /// link in a page or an <img> cannot send headers) or the `Api-Token` header.
 struct FileController {
     let files: FileService
-    let authenticator: Authenticator
+    let apiTokens: ApiTokenCheck
 
     /// The authenticated routes under `/v3`.
     var routes: RouteCollection<CallerContext> {
@@ -38,13 +38,14 @@ struct FileController {
             guard let index = Int(n), (1...Validation.maxThumbnails).contains(index) else { throw ParleyError.notFound("File not found.") }
             thumbnail = index
         }
-        let file = try await files.download(try context.pathParameter("file_id"), thumbnail: thumbnail, credential: try credential(request))
+        let file = try await files.download(
+            try context.pathParameter("file_id"), thumbnail: thumbnail, credential: try await credential(request, context))
         return try await FileResponse(file: file, request: request).make()
     }
 
-    private func credential(_ request: Request) throws -> FileCredential {
+    private func credential(_ request: Request, _ context: ParleyRequestContext) async throws -> FileCredential {
         if let apiToken = request.headers[AuthenticationMiddleware.apiTokenHeader] {
-            _ = try authenticator.authenticate(apiToken: apiToken)
+            _ = try await apiTokens.authenticate(apiToken, request, context)
             return .admin
         }
         if let auth = QueryParameters(request).string("auth") { return .authKey(auth) }

@@ -10,14 +10,14 @@ import Prometheus
 struct MetricsController {
     let registry: PrometheusCollectorRegistry
     /// Nil on the metrics port.
-    let authenticator: Authenticator?
+    let apiTokens: ApiTokenCheck?
 
     var routes: RouteCollection<ParleyRequestContext> {
         let routes = RouteCollection(context: ParleyRequestContext.self)
-        routes.get("metrics") { [registry, authenticator] request, context in
-            if let authenticator {
+        routes.get("metrics") { [registry, apiTokens] request, context in
+            if let apiTokens {
                 let token = request.headers.value(of: AuthenticationMiddleware.apiTokenHeader) ?? ""
-                context.trace.identify(try authenticator.authenticate(apiToken: token).caller)
+                context.trace.identify(try await apiTokens.authenticate(token, request, context).caller)
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
