@@ -23,13 +23,6 @@ extension MessageService {
         try announceThreadChange(of: parentID, reply.channelURL, repositories)
     }
 
-    /// Takes a removed reply out of its parent's count.
-    static func recordReplyRemoval(_ reply: Message, now: Int64, _ repositories: Repositories) throws {
-        guard let parentID = reply.parentMessageID else { return }
-        try repositories.threads.recordRemoval(parentID: parentID, userID: reply.sender?.userID, now: now)
-        try announceThreadChange(of: parentID, reply.channelURL, repositories)
-    }
-
     /// A thread's replies as the caller reads them (a window like history's) and its parent,
     /// also when the parent was deleted (its replies stay): 404 for a message they cannot see,
     /// 400111 for a reply (replies have no thread).
@@ -70,7 +63,7 @@ extension MessageService {
     }
 
     /// The parent's new `thread_info`, to the channel (a removed parent keeps counting quietly).
-    private static func announceThreadChange(of parentID: Int64, _ channelURL: String, _ repositories: Repositories) throws {
+    static func announceThreadChange(of parentID: Int64, _ channelURL: String, _ repositories: Repositories) throws {
         guard let parent = try repositories.messages.find(channelURL, parentID, viewerID: nil), !parent.isRemoved else { return }
         ChannelEvents.message(.messageUpdated, try MessageDetails.attach(parent, repositories), repositories)
     }

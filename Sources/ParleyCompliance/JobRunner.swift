@@ -3,6 +3,7 @@ import Logging
 import ParleyCore
 import ParleyStore
 import ServiceLifecycle
+import Synchronization
 
 /// How background jobs are taken and held (API.md §14).
 public struct JobSettings: Sendable {
@@ -19,6 +20,10 @@ public struct JobSettings: Sendable {
     public var batchSize = 200
     /// How long an access archive or a data export can be downloaded after its job finished.
     public var archiveLifetime: Duration = .seconds(7 * 24 * 3600)
+    /// How old messages get before retention removes them (API.md §14.3); nil keeps them.
+    public var messageRetention: Duration?
+    /// How often retention looks for messages past it.
+    public var retentionInterval: Duration = .seconds(600)
     /// How often an instance writes the activity it saw and samples the connection peak (API.md §14.5).
     public var statisticsInterval: Duration = .seconds(10)
 
@@ -33,7 +38,18 @@ public protocol JobHandler: Sendable {
     func run(_ job: RunningJob) async throws -> String
 }
 
-/// Every instance runs one: it claims due jobs (a lease in PostgreSQL, so two instances never
+/// A job that recurs: one is scheduled every `interval` (unless one is still waiting or running).
+public struct RecurringJob: Sendable {
+    public let kind: String
+    public let interval: Duration
+
+    public init(kind: String, interval: Duration) {
+        self.kind = kind
+        self.interval = interval
+    }
+}
+
+/// Every instance runs one: it schedules the recurring jobs that are due, claims due jobs (a lease in PostgreSQL, so two instances never
 /// run one at once and a dead instance's job is taken over when its lease runs out) and runs
 /// them one at a time.
 public final class JobRunner: Service, Sendable {
@@ -41,12 +57,19 @@ public final class JobRunner: Service, Sendable {
     let clock: Clock
     let handlers: [String: any JobHandler]
     let settings: JobSettings
+    let recurring: [RecurringJob]
     let logger: Logger
+    /// The slot each recurring job was last scheduled for by this instance (a shortcut only: the
+    /// database decides, by the job's id, whether the slot's job exists).
+    private let scheduled = Mutex<[String: Int64]>([:])
 
-    public init(store: Store, clock: Clock, handlers: [any JobHandler], settings: JobSettings, logger: Logger) {
+    public init(
+        store: Store, clock: Clock, handlers: [any JobHandler], recurring: [RecurringJob] = [], settings: JobSettings, logger: Logger
+    ) {
         self.store = store
         self.clock = clock
         self.handlers = Dictionary(uniqueKeysWithValues: handlers.map { ($0.kind, $0) })
+        self.recurring = recurring
         self.settings = settings
         self.logger = logger
     }
@@ -67,6 +90,7 @@ public final class JobRunner: Service, Sendable {
     @discardableResult
     public func runNext() async -> Bool {
         let (kinds, lease, now) = (Array(handlers.keys), settings.lease.milliseconds, clock.nowMillis)
+        await scheduleRecurring(now: now)
         let claimed: ClaimedJob
         do {
             guard let job = try await store.transaction({ try $0.jobs.claim(kinds: kinds, lease: lease, now: now) }) else { return false }
@@ -89,6 +113,20 @@ public final class JobRunner: Service, Sendable {
             await failed(claimed, error)
         }
         return true
+    }
+
+    /// Schedules each recurring job whose slot (`now / interval`) this instance has not yet seen.
+    private func scheduleRecurring(now: Int64) async {
+        for job in recurring {
+            let slot = now / job.interval.milliseconds
+            guard scheduled.withLock({ $0[job.kind] }) != slot else { continue }
+            do {
+                try await store.transaction { try $0.jobs.scheduleRecurring(kind: job.kind, slot: slot, now: now) }
+                scheduled.withLock { $0[job.kind] = slot }
+            } catch {
+                logger.warning("scheduling a recurring job failed", metadata: ["kind": "\(job.kind)", "error": "\(error)"])
+            }
+        }
     }
 
     /// A failed run: tried again after `retryDelay`, given up after `maxAttempts` runs. A lost

@@ -149,7 +149,11 @@ public struct Container: Sendable {
         let exportJobs: [any JobHandler] = ExportKind.allCases.map {
             ExportJob($0, files: files, links: archives, pageSize: 5 * config.jobs.batchSize)
         }
-        let jobs = JobRunner(store: store, clock: clock, handlers: [gdprJob] + exportJobs, settings: config.jobs, logger: logger)
+        let retention = config.jobs.messageRetention.map { RetentionJob(files: files, retention: $0, batchSize: config.jobs.batchSize) }
+        let jobs = JobRunner(
+            store: store, clock: clock, handlers: [gdprJob] + exportJobs + (retention.map { [$0] } ?? []),
+            recurring: retention == nil ? [] : [RecurringJob(kind: RetentionJob.jobKind, interval: config.jobs.retentionInterval)],
+            settings: config.jobs, logger: logger)
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
             tasks: tasks)

@@ -28,6 +28,19 @@ public struct JobRepository {
                 [kind, position?.createdAt, position?.jobID ?? "", Int64(limit)]))
     }
 
+    /// Schedules the recurring job of `slot` (its id, so every instance schedules the same one)
+    /// unless one of its kind still waits or runs; forgets that kind's jobs finished a week ago.
+    public func scheduleRecurring(kind: String, slot: Int64, now: Int64) throws {
+        try connection.query(
+            """
+            WITH old AS (DELETE FROM jobs WHERE kind = $2 AND status IN ('done', 'failed') AND finished_at < $3::bigint - 604800000)
+            INSERT INTO jobs (job_id, kind, params, created_at, updated_at)
+            SELECT $1, $2, '{}', $3, $3 WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = $2 AND status IN ('scheduled', 'processing'))
+            ON CONFLICT (job_id) DO NOTHING
+            """,
+            ["\(kind)-\(slot)", kind, now])
+    }
+
     /// Cancels a job no instance has taken yet; false when it is already under way or over.
     public func cancel(_ jobID: String, kind: String, now: Int64) throws -> Bool {
         try connection.query(

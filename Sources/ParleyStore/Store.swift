@@ -171,6 +171,7 @@ public struct Repositories {
     public var personalData: PersonalDataRepository { PersonalDataRepository(connection: connection) }
     public var statistics: StatisticsRepository { StatisticsRepository(connection: connection) }
     public var exports: ExportRepository { ExportRepository(connection: connection) }
+    public var retention: RetentionRepository { RetentionRepository(connection: connection) }
     public var applicationSecurity: ApplicationSecurityRepository { ApplicationSecurityRepository(connection: connection) }
     public var reports: ReportRepository { ReportRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }
