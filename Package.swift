@@ -85,7 +85,10 @@ let package = Package(
         // Administration and compliance (API.md §14): background jobs leased in PostgreSQL, GDPR requests.
         .target(
             name: "ParleyCompliance",
-            dependencies: ["ByteCoding", "ParleyCore", "ParleyStore", "ParleyChat", "ParleyFiles", "ParleyUsers", crypto, logging, serviceLifecycle]
+            dependencies: [
+                "ByteCoding", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyChat", "ParleyFiles", "ParleyUsers", crypto, logging,
+                serviceLifecycle,
+            ]
         ),
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(

@@ -1,4 +1,5 @@
 import Logging
+import OwnedTasks
 import ParleyCore
 import ParleyStore
 import ServiceLifecycle
@@ -20,17 +21,7 @@ public final class ScheduledMessageDispatcher: Service, Sendable {
     }
 
     public func run() async throws {
-        guard settings.enabled else {
-            // Returning would end the whole service group.
-            try? await gracefulShutdown()
-            return
-        }
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                let sent = await self.sendDue()
-                if sent < self.settings.batch { try await Task.sleep(for: self.settings.pollInterval) }
-            }
-        }
+        await PollingLoop.run(enabled: settings.enabled, every: settings.pollInterval) { await self.sendDue() >= self.settings.batch }
     }
 
     /// One round: claims what is due and sends it, oldest time first; returns how many it claimed.

@@ -47,15 +47,9 @@ public struct ExportService: Sendable {
     /// Newest first, of one data type.
     public func list(_ caller: Caller, _ kind: ExportKind, limit: Int, pageToken: String?) async throws -> Page<View> {
         try caller.requireAdmin()
-        let scope = "exports|\(kind.rawValue)"
-        let position = try pageToken.map { try pageTokens.decode($0, scope: scope) }.flatMap { position -> (Int64, String)? in
-            guard position.count == 2, let createdAt = Int64(position[0]) else { return nil }
-            return (createdAt, position[1])
-        }
-        let jobs = try await store.read { try $0.jobs.list(kind: ExportRequest.jobKind(kind), after: position, limit: limit + 1) }
-        let page = jobs.prefix(limit)
-        let next = jobs.count > limit ? pageTokens.encode(scope: scope, position: [String(page.last!.createdAt), page.last!.jobID]) : ""
-        return Page(items: try page.map(view), next: next)
+        return try await JobListing.page(
+            store, pageTokens, kind: ExportRequest.jobKind(kind), scope: "exports|\(kind.rawValue)", limit: limit, pageToken: pageToken,
+            view)
     }
 
     /// `GET /v3/export/{data_type}/{request_id}/file`: for the holder of its link until it expires.
@@ -72,7 +66,7 @@ public struct ExportService: Sendable {
     }
 
     static func filePath(_ kind: ExportKind, _ requestID: String) -> String {
-        "/v3/export/\(kind.rawValue)/\(requestID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? requestID)/file"
+        "/v3/export/\(kind.rawValue)/\(JobListing.segment(requestID))/file"
     }
 
     private func view(_ job: Job) throws -> View {

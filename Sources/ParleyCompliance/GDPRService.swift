@@ -45,15 +45,8 @@ public struct GDPRService: Sendable {
     /// Newest first.
     public func list(_ caller: Caller, limit: Int, pageToken: String?) async throws -> Page<GDPRRequestView> {
         try caller.requireAdmin()
-        let scope = "gdpr-requests"
-        let position = try pageToken.map { try pageTokens.decode($0, scope: scope) }.flatMap { position -> (Int64, String)? in
-            guard position.count == 2, let createdAt = Int64(position[0]) else { return nil }
-            return (createdAt, position[1])
-        }
-        let jobs = try await store.read { try $0.jobs.list(kind: GDPRRequest.jobKind, after: position, limit: limit + 1) }
-        let page = jobs.prefix(limit)
-        let next = jobs.count > limit ? pageTokens.encode(scope: scope, position: [String(page.last!.createdAt), page.last!.jobID]) : ""
-        return Page(items: try page.map(view), next: next)
+        return try await JobListing.page(
+            store, pageTokens, kind: GDPRRequest.jobKind, scope: "gdpr-requests", limit: limit, pageToken: pageToken, view)
     }
 
     /// Cancels a request no instance has started; one under way or over cannot be (400).
@@ -78,7 +71,7 @@ public struct GDPRService: Sendable {
 
     /// The archive's route with the request's id in it (percent-encoded as a path segment).
     static func archivePath(_ requestID: String) -> String {
-        "/v3/privacy/gdpr/\(requestID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? requestID)/archive"
+        "/v3/privacy/gdpr/\(JobListing.segment(requestID))/archive"
     }
 
     private func view(_ job: Job) throws -> GDPRRequestView {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OwnedTasks
 import ParleyCore
 import ParleyStore
 import ServiceLifecycle
@@ -49,9 +50,9 @@ public struct RecurringJob: Sendable {
     }
 }
 
-/// Every instance runs one: it schedules the recurring jobs that are due, claims due jobs (a lease in PostgreSQL, so two instances never
-/// run one at once and a dead instance's job is taken over when its lease runs out) and runs
-/// them one at a time.
+/// Every instance runs one: it schedules the recurring jobs that are due, claims due jobs (a
+/// lease in PostgreSQL, so two instances never run one at once and a dead instance's job is taken
+/// over when its lease runs out) and runs them one at a time.
 public final class JobRunner: Service, Sendable {
     let store: Store
     let clock: Clock
@@ -75,15 +76,7 @@ public final class JobRunner: Service, Sendable {
     }
 
     public func run() async throws {
-        guard settings.enabled else {
-            try? await gracefulShutdown()
-            return
-        }
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                if await !self.runNext() { try await Task.sleep(for: self.settings.pollInterval) }
-            }
-        }
+        await PollingLoop.run(enabled: settings.enabled, every: settings.pollInterval) { await self.runNext() }
     }
 
     /// Claims one due job and runs it to its end (or until it fails); false when none was due.

@@ -42,11 +42,10 @@ struct ExportController {
     }
 
     @Sendable func file(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let query = QueryParameters(request)
+        let link = try SignedLinkQuery(request)
         guard let kind = ExportKind(rawValue: try context.pathParameter("data_type")) else { throw ParleyError.notFound("No such export.") }
         let download = try await exports.file(
-            kind, try context.pathParameter("request_id"), expiresAt: try query.int64("expires_at") ?? 0,
-            signature: query.string("signature") ?? "")
+            kind, try context.pathParameter("request_id"), expiresAt: link.expiresAt, signature: link.signature)
         return try await FileResponse(file: download, request: request).make()
     }
 

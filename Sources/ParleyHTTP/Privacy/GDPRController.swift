@@ -25,10 +25,8 @@ struct GDPRController {
     }
 
     @Sendable func archive(_ request: Request, _ context: ParleyRequestContext) async throws -> Response {
-        let query = QueryParameters(request)
-        let file = try await gdpr.archive(
-            try context.pathParameter("request_id"), expiresAt: try query.int64("expires_at") ?? 0,
-            signature: query.string("signature") ?? "")
+        let link = try SignedLinkQuery(request)
+        let file = try await gdpr.archive(try context.pathParameter("request_id"), expiresAt: link.expiresAt, signature: link.signature)
         return try await FileResponse(file: file, request: request).make()
     }
 
