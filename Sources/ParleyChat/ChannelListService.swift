@@ -20,7 +20,7 @@ public struct ChannelListService: Sendable {
         try caller.requireActingAs(userID)
         var filter = filter
         // "The user is implied" in members_exactly_in.
-        if let exact = filter.membersExactlyIn { filter.membersExactlyIn = orderedUnique([userID] + exact) }
+        if let exact = filter.membersExactlyIn { filter.membersExactlyIn = ([userID] + exact).orderedUnique() }
         return try await page(
             .memberOf(userID), filter, viewer: userID, scope: "my|\(userID)", members: showMembers ? .all : .none, limit: limit,
             pageToken: pageToken)

@@ -29,7 +29,8 @@ public struct GroupChannelService: Sendable {
         if request.isDistinct && request.isSuper { throw ParleyError.invalidValue("is_distinct", "a supergroup cannot be distinct") }
         if request.isDistinct && request.isPublic { throw ParleyError.invalidValue("is_distinct", "a public channel cannot be distinct") }
         let creatorID = caller.userID ?? request.inviterID
-        let memberIDs = orderedUnique([creatorID].compactMap { $0 } + request.userIDs + request.users.map(\.userID) + request.operatorIDs)
+        let memberIDs = ([creatorID].compactMap { $0 } + request.userIDs + request.users.map(\.userID) + request.operatorIDs)
+            .orderedUnique()
         let limit = settings.memberLimit(isSuper: request.isSuper)
         guard memberIDs.count <= limit else { throw ParleyError.tooMany("A channel may have at most \(limit) members.") }
         let now = clock.nowMillis
@@ -150,10 +151,4 @@ public struct GroupChannelService: Sendable {
             )
         }
     }
-}
-
-/// The values in first-seen order without repeats.
-func orderedUnique(_ values: [String]) -> [String] {
-    var seen = Set<String>()
-    return values.filter { seen.insert($0).inserted }
 }

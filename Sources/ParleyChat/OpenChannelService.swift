@@ -22,7 +22,7 @@ public struct OpenChannelService: Sendable {
     public func create(_ caller: Caller, _ new: NewOpenChannel) async throws -> OpenChannel {
         let now = clock.nowMillis
         let channelURL = new.channelURL ?? "open_" + SecretHashing.randomHex(bytes: 16)
-        let operatorIDs = orderedUnique([caller.userID].compactMap { $0 } + new.operatorIDs)
+        let operatorIDs = ([caller.userID].compactMap { $0 } + new.operatorIDs).orderedUnique()
         return try await store.transaction { repositories in
             try requireUsersExist(operatorIDs, repositories)
             try repositories.openChannels.insert(new, channelURL: channelURL, createdBy: caller.userID, now: now)

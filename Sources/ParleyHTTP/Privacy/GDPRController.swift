@@ -78,15 +78,10 @@ struct GDPRRequestBody: Decodable {
             guard action == .delete else { throw ParleyError.invalidValue("channel_delete_option", "only a deletion deletes channels") }
             return option
         }
-        let ids = action == .access ? (userID.map { [$0] } ?? []) : orderedUnique((userIDs ?? []) + (userID.map { [$0] } ?? []))
+        let ids = action == .access ? (userID.map { [$0] } ?? []) : ((userIDs ?? []) + (userID.map { [$0] } ?? [])).orderedUnique()
         return try GDPRRequest(
             action: action, userIDs: try ids.map { try Validation.userID($0, field: action == .access ? "user_id" : "user_ids") },
             channelDeleteOption: option ?? .doNotDelete)
-    }
-
-    private func orderedUnique(_ values: [String]) -> [String] {
-        var seen = Set<String>()
-        return values.filter { seen.insert($0).inserted }
     }
 }
 
