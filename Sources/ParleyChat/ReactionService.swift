@@ -23,6 +23,9 @@ public struct ReactionService: Sendable {
         let (now, limits) = (clock.nowMillis, limits)
         return try await store.transaction { repositories in
             let message = try Self.reactable(kind, channelURL, messageID, userID: userID, caller, contributingAt: now, repositories)
+            // The application's emoji set and reaction settings (API.md §14.6).
+            let allowed = try repositories.emojis.reactionCheck(reaction)
+            try allowed.settings.check(reaction, setDefined: allowed.setDefined, keyInSet: allowed.keyInSet)
             // Locked so that concurrent reactions cannot pass the limits together.
             try repositories.messages.lock(channelURL, messageID)
             try repositories.reactions.standing(messageID, reaction: reaction, userID: userID).requireRoom(limits)

@@ -68,6 +68,7 @@ public struct Container: Sendable {
     public let gdpr: GDPRService
     public let statistics: StatisticsService
     public let exports: ExportService
+    public let emojis: EmojiService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
     /// What `GET /metrics` shows: the registry the process's metrics backend writes to.
@@ -202,6 +203,7 @@ public struct Container: Sendable {
             gdpr: GDPRService(store: store, clock: clock, pageTokens: pageTokens, archives: archives, files: files),
             statistics: StatisticsService(store: store, clock: clock),
             exports: ExportService(store: store, clock: clock, pageTokens: pageTokens, links: archives, files: files),
+            emojis: EmojiService(store: store, clock: clock),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
