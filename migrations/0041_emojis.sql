@@ -1,6 +1,7 @@
--- The application's emoji set (API.md §14.6, Sendbird's emoji categories and emojis) and its
--- reaction settings: when a set is defined and the default set is not chosen, reactions take
--- only its keys; reactions can be turned off altogether.
+-- The application's emoji set (API.md §14.6, Sendbird's emoji categories and emojis) and the
+-- application's settings (§14.6–14.7): when a set is defined and the default set is not chosen,
+-- reactions take only its keys; reactions can be turned off altogether; and whether a user who
+-- has not said joins the channels they are invited to.
 CREATE TABLE emoji_categories (
     id         bigserial PRIMARY KEY,
     name       text   NOT NULL,
@@ -17,9 +18,10 @@ CREATE TABLE emojis (
 );
 CREATE INDEX emojis_category_idx ON emojis (category_id, id);
 
-CREATE TABLE reaction_settings (
-    only_row          boolean PRIMARY KEY DEFAULT true CHECK (only_row),
-    enabled           boolean NOT NULL DEFAULT true,
-    use_default_emoji boolean NOT NULL DEFAULT false
+CREATE TABLE application_settings (
+    only_row            boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+    reactions_enabled   boolean NOT NULL DEFAULT true,
+    use_default_emoji   boolean NOT NULL DEFAULT false,
+    default_auto_accept boolean NOT NULL DEFAULT true
 );
-INSERT INTO reaction_settings (only_row) VALUES (true);
+INSERT INTO application_settings (only_row) VALUES (true);

@@ -63,13 +63,13 @@ public struct EmojiRepository {
     }
 
     public func settings() throws -> ReactionSettings {
-        let row = try connection.query("SELECT enabled, use_default_emoji FROM reaction_settings")[0]
-        return ReactionSettings(enabled: try row.decode("enabled"), useDefaultEmoji: try row.decode("use_default_emoji"))
+        let row = try connection.query("SELECT reactions_enabled, use_default_emoji FROM application_settings")[0]
+        return ReactionSettings(enabled: try row.decode("reactions_enabled"), useDefaultEmoji: try row.decode("use_default_emoji"))
     }
 
     public func update(_ settings: ReactionSettings) throws {
         try connection.query(
-            "UPDATE reaction_settings SET enabled = $1, use_default_emoji = $2", [settings.enabled, settings.useDefaultEmoji])
+            "UPDATE application_settings SET reactions_enabled = $1, use_default_emoji = $2", [settings.enabled, settings.useDefaultEmoji])
     }
 
     /// What a reaction's key is checked against: the settings, whether a set is defined, and
@@ -77,13 +77,13 @@ public struct EmojiRepository {
     public func reactionCheck(_ key: String) throws -> (settings: ReactionSettings, setDefined: Bool, keyInSet: Bool) {
         let row = try connection.query(
             """
-            SELECT s.enabled, s.use_default_emoji, EXISTS (SELECT 1 FROM emojis) AS defined,
+            SELECT s.reactions_enabled, s.use_default_emoji, EXISTS (SELECT 1 FROM emojis) AS defined,
                 EXISTS (SELECT 1 FROM emojis WHERE key = $1) AS known
-            FROM reaction_settings s
+            FROM application_settings s
             """,
             [key])[0]
         return (
-            ReactionSettings(enabled: try row.decode("enabled"), useDefaultEmoji: try row.decode("use_default_emoji")),
+            ReactionSettings(enabled: try row.decode("reactions_enabled"), useDefaultEmoji: try row.decode("use_default_emoji")),
             try row.decode("defined"), try row.decode("known")
         )
     }

@@ -155,6 +155,18 @@ public struct UserService: Sendable {
         }
     }
 
+    /// The application's default for users who have not set theirs (API.md §14.7).
+    public func defaultInvitationPreference(_ caller: Caller) async throws -> Bool {
+        try caller.requireAdmin()
+        return try await store.read { try $0.invitationPreferences.defaultAutoAccept() }
+    }
+
+    public func setDefaultInvitationPreference(_ caller: Caller, autoAccept: Bool) async throws -> Bool {
+        try caller.requireAdmin()
+        try await store.transaction { try $0.invitationPreferences.setDefaultAutoAccept(autoAccept) }
+        return autoAccept
+    }
+
     static func notFound(_ userID: String) -> ParleyError {
         ParleyError.notFound("User \"\(userID)\" not found.")
     }

@@ -19,6 +19,8 @@ struct UserController {
         routes.delete("users/{user_id}/token", use: revokeTokens)
         routes.get("users/{user_id}/channel_invitation_preference", use: invitationPreference)
         routes.put("users/{user_id}/channel_invitation_preference", use: setInvitationPreference)
+        routes.get("applications/default_channel_invitation_preference", use: defaultInvitationPreference)
+        routes.put("applications/default_channel_invitation_preference", use: setDefaultInvitationPreference)
         return routes
     }
 
@@ -80,6 +82,19 @@ struct UserController {
         let userID = try context.pathParameter("user_id")
         let body = try await request.decode(as: InvitationPreferenceBody.self, context: context)
         let saved = try await users.setInvitationPreference(context.caller, userID, autoAccept: body.autoAccept)
+        return try JSONResponse.make(InvitationPreferenceDTO(autoAccept: saved))
+    }
+
+    /// The application's default for users who have not set theirs (API.md §14.7): `{ "auto_accept": … }`.
+    @Sendable func defaultInvitationPreference(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let autoAccept = try await users.defaultInvitationPreference(context.caller)
+        return try JSONResponse.make(InvitationPreferenceDTO(autoAccept: autoAccept))
+    }
+
+    @Sendable func setDefaultInvitationPreference(_ request: Request, _ context: CallerContext) async throws -> Response {
+        try context.caller.requireAdmin()
+        let body = try await request.decode(as: InvitationPreferenceBody.self, context: context)
+        let saved = try await users.setDefaultInvitationPreference(context.caller, autoAccept: body.autoAccept)
         return try JSONResponse.make(InvitationPreferenceDTO(autoAccept: saved))
     }
 }
