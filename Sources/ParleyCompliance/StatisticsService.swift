@@ -40,27 +40,57 @@ public struct StatisticsService: Sendable {
     /// The most sockets open at once on each day (or month) from `first` through `last` (0 where
     /// none was recorded); at most 366 days or 120 months.
     public func peakConnections(_ caller: Caller, _ dimension: TimeDimension, from first: CivilDate, through last: CivilDate)
-        async throws -> [(date: String, peak: Int)]
+        async throws -> [(date: String, value: Int)]
     {
         try caller.requireAdmin()
+        try Self.checkSpan(dimension, first, last)
+        let peaks = try await store.read { try $0.statistics.peaks(from: first.epochDay, through: last.epochDay) }
+        // A month's peak is the highest of its days'.
+        return Self.series(dimension, first, last) { days in days.map { peaks[$0] ?? 0 }.max() ?? 0 }
+    }
+
+    /// Sendbird's advanced analytics (`GET /v3/statistics/metric`): per day or month, the
+    /// messages sent, the users who sent them, the channels created, or the active users.
+    public func metric(_ caller: Caller, _ metric: Metric, _ dimension: TimeDimension, from first: CivilDate, through last: CivilDate)
+        async throws -> [(date: String, value: Int)]
+    {
+        try caller.requireAdmin()
+        try Self.checkSpan(dimension, first, last)
+        let counts = try await store.read { repositories in
+            try repositories.statistics.metric(
+                metric.rawValue, monthly: dimension == .monthly, from: first.epochDay, through: last.epochDay)
+        }
+        // Counted per bucket in SQL (distinct users are not a sum of days): a month's is keyed by its first day.
+        return Self.series(dimension, first, last) { days in
+            counts[dimension == .daily ? days[0] : CivilDate(epochDay: days[0]).monthSpan.first.epochDay] ?? 0
+        }
+    }
+
+    public enum Metric: String, Sendable, CaseIterable {
+        case messages
+        case messageSenders = "message_senders"
+        case createdChannels = "created_channels"
+        case activeUsers = "active_users"
+    }
+
+    private static func checkSpan(_ dimension: TimeDimension, _ first: CivilDate, _ last: CivilDate) throws {
         guard first <= last else { throw ParleyError.invalidValue("end_year", "the end is before the start") }
-        let days = last.epochDay - first.epochDay + 1
-        guard days <= (dimension == .daily ? 366 : 3_660) else {
+        guard last.epochDay - first.epochDay + 1 <= (dimension == .daily ? 366 : 3_660) else {
             throw ParleyError.invalidValue("end_year", dimension == .daily ? "at most 366 days" : "at most 120 months")
         }
-        let peaks = try await store.read { try $0.statistics.peaks(from: first.epochDay, through: last.epochDay) }
-        var series: [(date: String, peak: Int)] = []
+    }
+
+    /// One entry per day (or month) of the span, oldest first, valued by `value` of its days.
+    private static func series(_ dimension: TimeDimension, _ first: CivilDate, _ last: CivilDate, _ value: ([Int64]) -> Int)
+        -> [(date: String, value: Int)]
+    {
+        var buckets: [(label: String, days: [Int64])] = []
         for day in first.epochDay...last.epochDay {
             let date = CivilDate(epochDay: day)
             let label = dimension == .daily ? date.text : date.monthText
-            let peak = peaks[day] ?? 0
-            if let lastEntry = series.last, lastEntry.date == label {
-                series[series.count - 1].peak = max(lastEntry.peak, peak)
-            } else {
-                series.append((label, peak))
-            }
+            if buckets.last?.label == label { buckets[buckets.count - 1].days.append(day) } else { buckets.append((label, [day])) }
         }
-        return series
+        return buckets.map { ($0.label, value($0.days)) }
     }
 
     private var today: CivilDate { CivilDate(epochDay: clock.nowMillis / 86_400_000) }

@@ -50,4 +50,33 @@ public struct StatisticsRepository {
             [first, last])
         return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode("day"), try $0.decode("peak")) })
     }
+
+    /// A metric counted per day (or per month, keyed by its first day) from `first` through
+    /// `last`: `messages`, `message_senders`, `created_channels` or `active_users`.
+    public func metric(_ name: String, monthly: Bool, from first: Int64, through last: Int64) throws -> [Int64: Int] {
+        let day = "(created_at / 86400000)"
+        let bucket = { (days: String) in
+            monthly
+                ? "(date_trunc('month', DATE '1970-01-01' + (\(days))::integer)::date - DATE '1970-01-01')::bigint" : "(\(days))::bigint"
+        }
+        let inSpan = "created_at >= $1::bigint * 86400000 AND created_at < ($2::bigint + 1) * 86400000"
+        let query: String
+        switch name {
+        case "messages": query = "SELECT \(bucket(day)) AS bucket, count(*) AS n FROM messages WHERE \(inSpan) GROUP BY 1"
+        case "message_senders":
+            query = "SELECT \(bucket(day)) AS bucket, count(DISTINCT sender_id) AS n FROM messages WHERE \(inSpan) GROUP BY 1"
+        case "created_channels":
+            query = """
+                SELECT \(bucket(day)) AS bucket, count(*) AS n FROM (SELECT created_at FROM group_channels UNION ALL
+                    SELECT created_at FROM open_channels) c WHERE \(inSpan) GROUP BY 1
+                """
+        default:
+            query = """
+                SELECT \(bucket("day - DATE '1970-01-01'")) AS bucket, count(DISTINCT user_id) AS n FROM daily_active_users
+                WHERE day BETWEEN DATE '1970-01-01' + $1::integer AND DATE '1970-01-01' + $2::integer GROUP BY 1
+                """
+        }
+        let rows = try connection.query(query, [first, last])
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode("bucket"), try $0.decode("n")) })
+    }
 }

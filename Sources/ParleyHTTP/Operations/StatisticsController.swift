@@ -14,6 +14,7 @@ struct StatisticsController {
         routes.get("applications/dau", use: dau)
         routes.get("applications/mau", use: mau)
         routes.get("applications/peak_connections", use: peaks)
+        routes.get("statistics/metric", use: metric)
         return routes
     }
 
@@ -35,13 +36,29 @@ struct StatisticsController {
     /// `end_month` (required), `start_day` and `end_day` (the month's first and last by default).
     @Sendable func peaks(_ request: Request, _ context: CallerContext) async throws -> Response {
         try context.caller.requireAdmin()
+        let (dimension, first, last) = try Self.span(QueryParameters(request))
+        let series = try await statistics.peakConnections(context.caller, dimension, from: first, through: last)
+        return try JSONResponse.make(PeakConnections(peakConnections: series.map { .init(date: $0.date, peakConnections: $0.value) }))
+    }
+
+    /// Sendbird's advanced analytics: `metric_type` (`messages`, `message_senders`,
+    /// `created_channels`, `active_users`) over the span of `peaks`; `{ "record": [{ date, value }] }`.
+    @Sendable func metric(_ request: Request, _ context: CallerContext) async throws -> Response {
+        try context.caller.requireAdmin()
         let query = QueryParameters(request)
+        guard query.string("metric_type") != nil else { throw ParleyError.missing("metric_type") }
+        let metric: StatisticsService.Metric = try query.choice("metric_type", default: .messages)
+        let (dimension, first, last) = try Self.span(query)
+        let series = try await statistics.metric(context.caller, metric, dimension, from: first, through: last)
+        return try JSONResponse.make(MetricRecords(record: series.map { .init(date: $0.date, value: $0.value) }))
+    }
+
+    /// `time_dimension` (`daily` | `monthly`), `start_year`, `start_month`, `end_year`,
+    /// `end_month` (required), `start_day` and `end_day` (the month's first and last by default).
+    static func span(_ query: QueryParameters) throws -> (StatisticsService.TimeDimension, CivilDate, CivilDate) {
         guard query.string("time_dimension") != nil else { throw ParleyError.missing("time_dimension") }
         let dimension: StatisticsService.TimeDimension = try query.choice("time_dimension", default: .daily)
-        let first = try Self.day(query, "start", last: false)
-        let last = try Self.day(query, "end", last: true)
-        let series = try await statistics.peakConnections(context.caller, dimension, from: first, through: last)
-        return try JSONResponse.make(PeakConnections(peakConnections: series.map { .init(date: $0.date, peakConnections: $0.peak) }))
+        return (dimension, try day(query, "start", last: false), try day(query, "end", last: true))
     }
 
     /// `date` as `YYYY-MM-DD` (400111 otherwise), or nil.
@@ -81,4 +98,14 @@ struct PeakConnections: Encodable {
     enum CodingKeys: String, CodingKey {
         case peakConnections = "peak_connections"
     }
+}
+
+/// `{ "record": [{ "date": "2026-11-26", "value": 12 }] }`.
+struct MetricRecords: Encodable {
+    struct Entry: Encodable {
+        let date: String
+        let value: Int
+    }
+
+    let record: [Entry]
 }

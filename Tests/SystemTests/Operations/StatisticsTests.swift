@@ -75,6 +75,22 @@ import Testing
                 #expect(try await api.get("/v3/applications/dau?date=2001-02-30").code == 400111)
                 #expect(try await api.get("/v3/applications/mau?date=yesterday").code == 400111)
                 #expect(try await api.get("/v3/applications/dau", as: cast.value.session(2)).status == 403)
+                // The advanced analytics count the same day: one message, one sender, one channel, two active.
+                let today = CivilDate(epochDay: Int64(Date.now.timeIntervalSince1970 * 1000) / 86_400_000)
+                let span =
+                    "start_year=\(today.year)&start_month=\(today.month)&start_day=\(today.day)&end_year=\(today.year)&end_month=\(today.month)"
+                for (metric, expected) in [("messages", 1), ("message_senders", 1), ("created_channels", 1), ("active_users", 2)] {
+                    let daily = try await api.get(
+                        "/v3/statistics/metric?metric_type=\(metric)&time_dimension=daily&\(span)&end_day=\(today.day)")
+                    #expect(
+                        (daily.rawJSON["record"] as? [[String: Any]])?.map { $0["value"] as? Int } == [expected], "\(metric): \(daily.text)"
+                    )
+                    let monthly = try await api.get("/v3/statistics/metric?metric_type=\(metric)&time_dimension=monthly&\(span)")
+                    #expect(
+                        (monthly.rawJSON["record"] as? [[String: Any]])?.first?["value"] as? Int == expected, "\(metric): \(monthly.text)")
+                }
+                #expect(try await api.get("/v3/statistics/metric?metric_type=likes&time_dimension=daily&\(span)").code == 400111)
+                #expect(try await api.get("/v3/statistics/metric?time_dimension=daily&\(span)").code == 400105)
             }
         }
     }
