@@ -6,20 +6,23 @@ import ParleyStore
 
 /// Message retention (API.md §14.3): a recurring job (`JobRunner`'s `recurring`) that removes the
 /// messages older than `PARLEY_MESSAGE_RETENTION_DAYS` in batches (`RetentionPurge`), each its own
-/// short transaction, with a pause between them so that sends go on beside a long purge.
+/// short transaction, then rests `restFactor` times as long as the batch took, so that a long
+/// purge takes at most a share of the database and sends go on beside it. Measured with
+/// `scripts/bench/retention` (sends paced at 300/s, two cores): with a fixed 10 ms pause the purge
+/// ran at 1,746 messages/s and the sends' p99 rose 1.48×.
 public struct RetentionJob: JobHandler {
     public static let jobKind = "retention"
     public let kind = RetentionJob.jobKind
     let files: FileService
     let retention: Duration
     let batchSize: Int
-    let pause: Duration
+    let restFactor: Int
 
-    public init(files: FileService, retention: Duration, batchSize: Int, pause: Duration = .milliseconds(10)) {
+    public init(files: FileService, retention: Duration, batchSize: Int, restFactor: Int = 3) {
         self.files = files
         self.retention = retention
         self.batchSize = batchSize
-        self.pause = pause
+        self.restFactor = restFactor
     }
 
     struct Progress: Codable, Sendable {
@@ -33,7 +36,7 @@ public struct RetentionJob: JobHandler {
         let (cutoff, batchSize) = (job.clock.nowMillis - retention.milliseconds, batchSize)
         while true {
             await files.removeStoredFiles(progress.pendingFiles)
-            let now = job.clock.nowMillis
+            let (now, started) = (job.clock.nowMillis, ContinuousClock.now)
             let (removed, next) = try await job.step(
                 { repositories, p in
                     let batch = try RetentionPurge.purgeBatch(before: cutoff, limit: batchSize, now: now, repositories)
@@ -42,7 +45,7 @@ public struct RetentionJob: JobHandler {
                 }, from: progress)
             progress = next
             if removed == 0 { break }
-            try await Task.sleep(for: pause)
+            try await Task.sleep(for: (ContinuousClock.now - started) * restFactor)
         }
         await files.removeStoredFiles(progress.pendingFiles)
         return String(decoding: try JSONEncoder().encode(["removed": progress.removed, "cutoff": Int(cutoff)]), as: UTF8.self)
