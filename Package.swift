@@ -63,25 +63,13 @@ let package = Package(
         // Encodings that know no domain: the JSON writer, hex, base64url, Unicode normalization.
         .target(name: "ByteCoding"),
         // Domain values, errors, validation and permission rules. No I/O.
-        .target(
-            name: "ParleyCore",
-            dependencies: ["ByteCoding", crypto]
-        ),
+        .target(name: "ParleyCore", dependencies: ["ByteCoding", crypto]),
         // All SQL of the project: one repository per aggregate.
-        .target(
-            name: "ParleyStore",
-            dependencies: ["ByteCoding", "ParleyCore", "Postgres", dequeModule, logging, metrics]
-        ),
+        .target(name: "ParleyStore", dependencies: ["ByteCoding", "ParleyCore", "Postgres", dequeModule, logging, metrics]),
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
-        .target(
-            name: "ParleyUsers",
-            dependencies: ["ParleyCore", "ParleyStore", "OutboundPolicy", crypto]
-        ),
+        .target(name: "ParleyUsers", dependencies: ["ParleyCore", "ParleyStore", "OutboundPolicy", crypto]),
         // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.
-        .target(
-            name: "ParleyModeration",
-            dependencies: ["ParleyCore", "ParleyStore"]
-        ),
+        .target(name: "ParleyModeration", dependencies: ["ParleyCore", "ParleyStore"]),
         // Administration and compliance (API.md §14): background jobs leased in PostgreSQL, GDPR requests.
         .target(
             name: "ParleyCompliance",
@@ -106,10 +94,7 @@ let package = Package(
         ),
         // Non-variadic wrappers over libvips whose header has only standard C types, so that
         // glib and vips stay out of Swift.
-        .target(
-            name: "CVipsShim",
-            dependencies: ["CVips"]
-        ),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
         // Uploaded files (API.md §5): encryption at rest, storage, auth keys, thumbnails.
         .target(
             name: "ParleyFiles",
@@ -134,15 +119,9 @@ let package = Package(
         // the resolver, trusted networks. Policy only; CurlHTTP and the HTTP side both use it.
         .target(name: "OutboundPolicy"),
         // Outbound HTTP over libcurl's multi interface; the only importer of CCurl.
-        .target(
-            name: "CurlHTTP",
-            dependencies: ["CCurl", "OutboundPolicy"]
-        ),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "OutboundPolicy"]),
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
-        .target(
-            name: "ParleyTranslation",
-            dependencies: ["OwnedTasks", "ParleyCore", "CurlHTTP", metrics]
-        ),
+        .target(name: "ParleyTranslation", dependencies: ["OwnedTasks", "ParleyCore", "CurlHTTP", metrics]),
         // Link previews (API.md §11.1): the head scanner and the guarded fetch.
         .target(
             name: "ParleyLinkPreviews",
@@ -194,10 +173,7 @@ let package = Package(
         ),
         // The JSON shape of each resource (user, channel, member, message, file, restriction) and
         // the file links in it, as REST answers and event frames both show them.
-        .target(
-            name: "ParleyRepresentations",
-            dependencies: ["ByteCoding", "ParleyCore", "ParleyFiles", "ParleyModeration", "ParleyUsers"]
-        ),
+        .target(name: "ParleyRepresentations", dependencies: ["ByteCoding", "ParleyCore", "ParleyFiles", "ParleyModeration", "ParleyUsers"]),
         // The WebSocket event stream (API.md §6.1): authentication inside the socket, the
         // client's frames, event frames and the socket's byte-bounded backlog.
         .target(
