@@ -78,6 +78,8 @@ let package = Package(
                 serviceLifecycle,
             ]
         ),
+        // Bots (API.md §14.8): users with a callback URL; their deliveries are the webhook queue's.
+        .target(name: "ParleyBots", dependencies: ["OutboundPolicy", "ParleyChat", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyWebhooks"]),
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
@@ -147,7 +149,7 @@ let package = Package(
         .target(
             name: "ParleyContainer",
             dependencies: [
-                "ParleyPush", "ParleyCompliance", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat",
+                "ParleyPush", "ParleyCompliance", "ParleyBots", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat",
                 "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres", "ParleyTranslation", "ParleyWebhooks",
                 "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire", crypto, logging, prometheus,
                 serviceLifecycle,
@@ -189,7 +191,7 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
-                "ParleyPush", "ParleyCompliance", "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream",
+                "ParleyPush", "ParleyCompliance", "ParleyBots", "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream",
                 "ParleyHTTPConventions", "ParleyRepresentations", "ParleyUsers", "ParleyChat", "ParleyModeration",
                 "ParleyFiles", "ParleyEvents", "ParleyWebhooks", httpTypes, hummingbird, nioCore, prometheus,
             ]

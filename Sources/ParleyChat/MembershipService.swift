@@ -96,20 +96,41 @@ public struct MembershipService: Sendable {
             try ModerationRules.requireNotBanned([userID], .group, channelURL, now: now, repositories)
             try requireAccessCode(context, accessCode, caller, repositories)
             try requireUsersExist([userID], repositories)
-            switch try repositories.groupChannelMembers.state(channelURL, userID)?.state {
-            case .joined: break
-            case .invited:
-                try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
-                try ChannelEvents.membersJoined(channelURL, [userID], repositories)
-            case nil:
-                let member = NewMember(userID: userID, state: .joined, isOperator: false, inviterID: nil, tsMessageOffset: offset)
-                try repositories.groupChannelMembers.insert(channelURL, [member], now: now)
-                try ChannelEvents.membersJoined(channelURL, [userID], repositories)
-            }
-            try repositories.groupChannels.refreshCounts([channelURL])
-            try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
-            return try ChannelViews.one(channelURL, viewerID: userID, repositories)
+            return try admit(userID, context, now: now, offset: offset, repositories)
         }
+    }
+
+    /// The admin makes a user a joined member, of a private channel too (a bot joining, API.md
+    /// §14.8); an invitation is accepted. Banned users stay out.
+    public func admit(_ caller: Caller, _ channelURL: String, userID: String) async throws -> ChannelView {
+        try caller.requireAdmin()
+        let now = clock.nowMillis
+        let offset = settings.historyOffset(joiningAt: now)
+        return try await store.transaction { repositories in
+            let context = try ChannelContext.load(channelURL, caller, repositories)
+            try ModerationRules.requireNotBanned([userID], .group, channelURL, now: now, repositories)
+            return try admit(userID, context, now: now, offset: offset, repositories)
+        }
+    }
+
+    /// Joining's writes: joined stays, invited joins, anyone else becomes a joined member.
+    private func admit(_ userID: String, _ context: ChannelContext, now: Int64, offset: Int64, _ repositories: Repositories) throws
+        -> ChannelView
+    {
+        let channelURL = context.record.channelURL
+        switch try repositories.groupChannelMembers.state(channelURL, userID)?.state {
+        case .joined: break
+        case .invited:
+            try repositories.groupChannelMembers.join(channelURL, userID, now: now, tsMessageOffset: offset)
+            try ChannelEvents.membersJoined(channelURL, [userID], repositories)
+        case nil:
+            let member = NewMember(userID: userID, state: .joined, isOperator: false, inviterID: nil, tsMessageOffset: offset)
+            try repositories.groupChannelMembers.insert(channelURL, [member], now: now)
+            try ChannelEvents.membersJoined(channelURL, [userID], repositories)
+        }
+        try repositories.groupChannels.refreshCounts([channelURL])
+        try requireWithinLimit(channelURL, isSuper: context.record.isSuper, repositories)
+        return try ChannelViews.one(channelURL, viewerID: userID, repositories)
     }
 
     /// The users leave this channel, or with `leaveAll` every channel they are in. A member
@@ -125,6 +146,15 @@ public struct MembershipService: Sendable {
             for userID in userIDs {
                 try Self.leave(userID, channelURLs: leaveAll ? nil : [channelURL], repositories)
             }
+        }
+    }
+
+    /// The admin takes a user out of every group channel they are in (a bot leaving all, API.md §14.8).
+    public func leaveEvery(_ caller: Caller, userID: String) async throws {
+        try caller.requireAdmin()
+        try await store.transaction { repositories in
+            try repositories.groupChannels.lock(try repositories.groupChannelMembers.channelURLs(of: userID))
+            try Self.leave(userID, channelURLs: nil, repositories)
         }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import OutboundPolicy
 import OwnedTasks
+import ParleyBots
 import ParleyChat
 import ParleyCompliance
 import ParleyCore
@@ -69,6 +70,7 @@ public struct Container: Sendable {
     public let statistics: StatisticsService
     public let exports: ExportService
     public let emojis: EmojiService
+    public let bots: BotService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
     /// What `GET /metrics` shows: the registry the process's metrics backend writes to.
@@ -204,6 +206,9 @@ public struct Container: Sendable {
             statistics: StatisticsService(store: store, clock: clock),
             exports: ExportService(store: store, clock: clock, pageTokens: pageTokens, links: archives, files: files),
             emojis: EmojiService(store: store, clock: clock),
+            bots: BotService(
+                store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens, users: users, memberships: memberships,
+                messages: messages),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,

@@ -35,7 +35,8 @@ public enum WebhookDeliveryStatus: String, Sendable, Codable, CaseIterable {
     case pending, delivered, failed
 }
 
-/// One event's delivery to the webhook, as the delivery log shows it (API.md §10.2).
+/// One event's delivery to the webhook, or to a bot (API.md §10.2, §14.8), as the delivery log
+/// shows it.
 public struct WebhookDelivery: Sendable, Equatable {
     public var deliveryID: Int64
     /// The `webhook-id` header, the same on every attempt.
@@ -49,11 +50,14 @@ public struct WebhookDelivery: Sendable, Equatable {
     public var lastError: String?
     public var createdAt: Int64
     public var deliveredAt: Int64?
+    /// The bot it goes to; nil for the application's webhook.
+    public var botUserID: String?
 
     public init(
         deliveryID: Int64, webhookID: String, eventID: Int64, category: String, status: WebhookDeliveryStatus, attempts: Int,
-        nextAttemptAt: Int64, lastStatusCode: Int?, lastError: String?, createdAt: Int64, deliveredAt: Int64?
+        nextAttemptAt: Int64, lastStatusCode: Int?, lastError: String?, createdAt: Int64, deliveredAt: Int64?, botUserID: String? = nil
     ) {
+        self.botUserID = botUserID
         self.deliveryID = deliveryID
         self.webhookID = webhookID
         self.eventID = eventID

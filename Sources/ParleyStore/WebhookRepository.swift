@@ -42,7 +42,7 @@ public struct WebhookRepository {
 
     private static let deliveryColumns = """
         delivery_id, webhook_id, event_id, category, status, attempts, next_attempt_at, last_status_code, last_error, created_at,
-        delivered_at
+        delivered_at, bot_user_id
         """
 
     private static func delivery(_ row: PostgresRow) throws -> WebhookDelivery {
@@ -54,23 +54,25 @@ public struct WebhookRepository {
             nextAttemptAt: try row.decode("next_attempt_at"),
             lastStatusCode: try row.decodeIfPresent("last_status_code", as: Int64.self).map(Int.init),
             lastError: try row.decodeIfPresent("last_error"), createdAt: try row.decode("created_at"),
-            deliveredAt: try row.decodeIfPresent("delivered_at"))
+            deliveredAt: try row.decodeIfPresent("delivered_at"), botUserID: try row.decodeIfPresent("bot_user_id"))
     }
 
     /// Claims up to `limit` due deliveries for one attempt each, until `leaseUntil`: no other
     /// instance takes them meanwhile; one whose lease ran out (its instance died) is due again.
-    public func claim(now: Int64, leaseUntil: Int64, limit: Int) throws -> [ClaimedWebhookDelivery] {
+    /// The application webhook's wait while it is off (`webhookOn` false); bots' go on.
+    public func claim(now: Int64, leaseUntil: Int64, limit: Int, webhookOn: Bool) throws -> [ClaimedWebhookDelivery] {
         let rows = try connection.query(
             """
             UPDATE webhook_deliveries d SET claimed_until = $2, attempts = d.attempts + 1
             WHERE d.delivery_id IN (
                 SELECT delivery_id FROM webhook_deliveries
                 WHERE status = 'pending' AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+                    AND ($4 OR bot_user_id IS NOT NULL)
                 ORDER BY next_attempt_at, delivery_id LIMIT $3 FOR UPDATE SKIP LOCKED
             )
             RETURNING \(Self.deliveryColumns), event_type, channel_url, channel_type, event_data, event_created_at, body
             """,
-            [now, leaseUntil, Int64(limit)]
+            [now, leaseUntil, Int64(limit), webhookOn]
         )
         return try rows.compactMap { row in
             guard let type = EventType(rawValue: try row.decode("event_type")) else { return nil }

@@ -73,38 +73,33 @@ public final class WebhookDispatcher: Service, Sendable {
     }
 
     /// One round: claims what is due and attempts it; returns how many were attempted. The
-    /// round costs the database a claim, one read for the bodies to render and one write for all
-    /// outcomes, however many deliveries it holds.
+    /// round costs the database a claim, one read for the recipients and the bodies to render
+    /// and one write for all outcomes, however many deliveries it holds.
     @discardableResult
     public func deliverDue() async -> Int {
         let now = clock.nowMillis
         let (lease, batch) = (settings.lease.milliseconds, settings.batch)
         do {
-            // A plain read first: most servers have webhooks off, and then take no lock and write nothing.
-            guard let webhook = try await store.read({ try $0.webhooks.settings() }), webhook.enabled, !webhook.url.isEmpty else {
-                return 0
+            // A plain read first: most servers have neither a webhook nor bots, and then take no
+            // lock and write nothing.
+            let (webhook, hasBots) = try await store.read { repositories in
+                (try repositories.webhooks.settings(), try repositories.bots.any())
             }
-            let claimed = try await store.transaction { try $0.webhooks.claim(now: now, leaseUntil: now + lease, limit: batch) }
+            let activeWebhook = webhook.flatMap { $0.enabled && !$0.url.isEmpty ? $0 : nil }
+            guard activeWebhook != nil || hasBots else { return 0 }
+            let claimed = try await store.transaction {
+                try $0.webhooks.claim(now: now, leaseUntil: now + lease, limit: batch, webhookOn: activeWebhook != nil)
+            }
             guard !claimed.isEmpty else { return 0 }
-            let outcomes: [WebhookAttempt]
-            do {
-                // Checked once per round: every delivery of it goes to the same place.
-                let destination = try await outbound.check(webhook.url)
-                let bodies = try await render(claimed.filter { $0.body == nil }, webhook)
-                outcomes = await withTaskGroup(of: WebhookAttempt.self) { group in
-                    for delivery in claimed {
-                        let rendered = bodies[delivery.delivery.deliveryID]
-                        group.addTask {
-                            await self.attempt(delivery, body: delivery.body ?? rendered, rendered: rendered, destination, webhook)
-                        }
-                    }
-                    return await group.reduce(into: []) { $0.append($1) }
+            let recipients = try await recipients(of: claimed, webhook: activeWebhook, now: now)
+            let bodies = try await render(claimed.filter { $0.body == nil }, recipients)
+            let outcomes = await withTaskGroup(of: WebhookAttempt.self) { group in
+                for delivery in claimed {
+                    let rendered = bodies[delivery.delivery.deliveryID]
+                    let recipient = recipients[delivery.delivery.botUserID ?? Recipient.webhookKey]
+                    group.addTask { await self.attempt(delivery, body: delivery.body ?? rendered, rendered: rendered, recipient) }
                 }
-            } catch let refusal as OutboundRefusal {
-                // The destination is not allowed: no retry helps until the settings change (then redeliver).
-                outcomes = claimed.map {
-                    failed($0, statusCode: nil, error: "refused: \(refusal)", retryable: false, retryAfter: nil, rendered: nil)
-                }
+                return await group.reduce(into: []) { $0.append($1) }
             }
             try await store.transaction { try $0.webhooks.record(outcomes, now: now) }
             WebhookMetrics.count(outcomes)
@@ -126,13 +121,21 @@ public final class WebhookDispatcher: Service, Sendable {
         if let pending { WebhookMetrics.pending.record(pending) }
     }
 
-    private func attempt(
-        _ claimed: ClaimedWebhookDelivery, body: String?, rendered: String?, _ destination: OutboundGuard.Destination,
-        _ webhook: WebhookSettings
-    ) async -> WebhookAttempt {
+    private func attempt(_ claimed: ClaimedWebhookDelivery, body: String?, rendered: String?, _ recipient: Recipient?) async
+        -> WebhookAttempt
+    {
+        guard let recipient else {
+            // The bot was deleted meanwhile (its deliveries go with it), or the webhook turned off.
+            return failed(claimed, statusCode: nil, error: "no recipient", retryable: false, retryAfter: nil, rendered: nil)
+        }
+        guard let destination = recipient.destination else {
+            // The destination is not allowed: no retry helps until the settings change (then redeliver).
+            return failed(
+                claimed, statusCode: nil, error: "refused: \(recipient.refusal ?? "")", retryable: false, retryAfter: nil, rendered: nil)
+        }
         guard let body else { return failed(claimed, statusCode: nil, error: "no body", retryable: false, retryAfter: nil, rendered: nil) }
         do {
-            let response = try await post(body, claimed.delivery, destination, webhook)
+            let response = try await post(body, claimed.delivery, destination, secrets: recipient.secrets)
             if (200...299).contains(response.status) {
                 return WebhookAttempt(
                     deliveryID: claimed.delivery.deliveryID, delivered: true, statusCode: response.status, error: nil, retryAt: nil,
@@ -166,7 +169,7 @@ public final class WebhookDispatcher: Service, Sendable {
             retryAt: retryable && retryAt <= giveUpAt ? retryAt : nil, body: rendered)
     }
 
-    private func post(_ body: String, _ delivery: WebhookDelivery, _ destination: OutboundGuard.Destination, _ webhook: WebhookSettings)
+    private func post(_ body: String, _ delivery: WebhookDelivery, _ destination: OutboundGuard.Destination, secrets: [String])
         async throws -> OutboundResponse
     {
         let now = clock.nowMillis
@@ -180,7 +183,7 @@ public final class WebhookDispatcher: Service, Sendable {
                 (
                     "webhook-signature",
                     WebhookSigner.standardSignature(
-                        id: delivery.webhookID, timestamp: timestamp, body: body, secrets: webhook.signingSecrets(now: now))
+                        id: delivery.webhookID, timestamp: timestamp, body: body, secrets: secrets)
                 ),
                 ("x-sendbird-signature", WebhookSigner.sendbirdSignature(body: body, apiToken: apiToken))
             ],
@@ -192,18 +195,21 @@ public final class WebhookDispatcher: Service, Sendable {
 
     /// The bodies of first attempts, rendered from their stored events with one read of their
     /// channels (and members); kept for the later attempts by `record`.
-    private func render(_ deliveries: [ClaimedWebhookDelivery], _ webhook: WebhookSettings) async throws -> [Int64: String] {
+    private func render(_ deliveries: [ClaimedWebhookDelivery], _ recipients: [String: Recipient]) async throws -> [Int64: String] {
         guard !deliveries.isEmpty else { return [:] }
+        func recipient(_ delivery: ClaimedWebhookDelivery) -> Recipient? { recipients[delivery.delivery.botUserID ?? Recipient.webhookKey] }
         let channels = Set(
             deliveries.compactMap { delivery in delivery.channelURL.map { ChannelKey(url: $0, kind: delivery.channelKind) } })
+        let withMembers = Set(
+            deliveries.filter { $0.channelKind == .group && recipient($0)?.includeMembers == true }.compactMap(\.channelURL))
         let (summaries, members) = try await store.read { repositories in
             var summaries: [ChannelKey: WebhookChannel] = [:]
             var members: [String: [BasicUser]] = [:]
             for channel in channels {
                 summaries[channel] = try repositories.webhooks.channelSummary(channel.url, kind: channel.kind)
-                if webhook.includeMembers && channel.kind == .group {
-                    members[channel.url] = try repositories.users.basicUsers(try repositories.events.joinedMembers(channel.url))
-                }
+            }
+            for url in withMembers {
+                members[url] = try repositories.users.basicUsers(try repositories.events.joinedMembers(url))
             }
             return (summaries, members)
         }
@@ -212,8 +218,10 @@ public final class WebhookDispatcher: Service, Sendable {
         for delivery in deliveries {
             let payload = try decoder.decode(EventPayload.self, from: Data(delivery.eventData.utf8))
             let key = delivery.channelURL.map { ChannelKey(url: $0, kind: delivery.channelKind) }
+            let recipient = recipient(delivery)
             bodies[delivery.delivery.deliveryID] = WebhookPayload.render(
-                delivery, payload: payload, channel: key.flatMap { summaries[$0] }, members: delivery.channelURL.flatMap { members[$0] },
+                delivery, payload: payload, channel: key.flatMap { summaries[$0] },
+                members: recipient?.includeMembers == true ? delivery.channelURL.flatMap { members[$0] } : nil, bot: recipient?.bot,
                 appID: appID)
         }
         return bodies

@@ -9,8 +9,11 @@ import ParleyCore
 /// Written with `JSONWriter`: `JSONSerialization` with sorted keys took more of the server's CPU
 /// than the sends it announced (perf, scripts/bench/webhooks).
 public enum WebhookPayload {
+    /// A delivery to a bot (`bot` given) is the message category's body with the bot and the
+    /// message as Sendbird's bot callbacks show them.
     public static func render(
-        _ delivery: ClaimedWebhookDelivery, payload: EventPayload, channel: WebhookChannel?, members: [BasicUser]?, appID: String
+        _ delivery: ClaimedWebhookDelivery, payload: EventPayload, channel: WebhookChannel?, members: [BasicUser]?, bot: Bot? = nil,
+        appID: String
     ) -> String {
         var json = JSONWriter(capacity: 1024)
         json.object { json in
@@ -27,6 +30,16 @@ public enum WebhookPayload {
             }
             if let members { json.field("members", UsersJSON(users: members)) }
             fields(of: payload, delivery, into: &json)
+            if let bot {
+                json.key("bot")
+                json.object { json in
+                    json.field("bot_userid", bot.user.userID)
+                    json.field("bot_nickname", bot.user.nickname)
+                    json.field("bot_profile_url", bot.user.profileURL)
+                    json.field("bot_type", bot.botType)
+                }
+                if case .message(let message) = payload { json.field("message", MessageJSON(message: message)) }
+            }
         }
         return String(decoding: json.bytes, as: UTF8.self)
     }
@@ -122,83 +135,6 @@ public enum WebhookPayload {
             json.field("alerted_at", delivery.eventCreatedAt)
         case .metadata, .metacounter, .restriction, .user, .poll, .pollID:
             break
-        }
-    }
-
-    /// A message's own fields, as `payload` of the message categories and `reported_message`.
-    private struct MessageJSON: JSONWritable {
-        let message: Message
-
-        func write(to json: inout JSONWriter) {
-            json.object { json in
-                json.field("message_id", message.messageID)
-                json.field("message", message.message)
-                json.field("custom_type", message.customType)
-                json.field("data", message.data)
-                json.field("created_at", message.createdAt)
-                json.field("updated_at", message.updatedAt)
-                json.field("translations", message.translations ?? [:])
-                if let file = message.file {
-                    json.key("url")
-                    if let url = file.url { json.string(url) } else { json.null() }
-                    json.field("name", file.name)
-                    json.field("type", file.type)
-                    json.field("size", file.size)
-                }
-            }
-        }
-    }
-
-    private struct ChangedValueJSON: JSONWritable {
-        let value: ChannelFieldChange.Value
-
-        func write(to json: inout JSONWriter) {
-            switch value {
-            case .string(let text): json.string(text)
-            case .bool(let flag): json.bool(flag)
-            }
-        }
-    }
-
-    private struct UserJSON: JSONWritable {
-        let user: BasicUser
-
-        func write(to json: inout JSONWriter) {
-            json.object { json in
-                json.field("user_id", user.userID)
-                json.field("nickname", user.nickname)
-                json.field("profile_url", user.profileURL)
-                json.field("is_active", user.isActive)
-            }
-        }
-    }
-
-    private struct UsersJSON: JSONWritable {
-        let users: [BasicUser]
-
-        func write(to json: inout JSONWriter) {
-            json.array { json in
-                for user in users { json.value(UserJSON(user: user)) }
-            }
-        }
-    }
-
-    private struct ChannelJSON: JSONWritable {
-        let channel: WebhookChannel
-
-        func write(to json: inout JSONWriter) {
-            json.object { json in
-                json.field("channel_url", channel.channelURL)
-                json.field("channel_type", channel.kind.rawValue)
-                json.field("name", channel.name)
-                json.field("custom_type", channel.customType)
-                json.field("data", channel.data)
-                json.field("is_distinct", channel.isDistinct)
-                json.field("is_public", channel.isPublic)
-                json.field("is_super", channel.isSuper)
-                json.field("is_ephemeral", channel.isEphemeral)
-                json.field("created_at", channel.createdAt)
-            }
         }
     }
 }

@@ -69,10 +69,7 @@ struct NewMessageBody: Decodable {
             mentionType: try MessageFieldRules.mentionType(mentionType) ?? .users,
             mentionedUserIDs: try MessageFieldRules.mentionedUserIDs(mentionedUserIDs) ?? [],
             sortedMetaarray: try MessageFieldRules.metaarray(sortedMetaarray),
-            // An empty dedup_id is no dedup_id (responses show "" for a message sent without one).
-            dedupID: try dedupID.flatMap {
-                $0.isEmpty ? nil : try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength)
-            },
+            dedupID: try MessageFieldRules.dedupID(dedupID),
             isSilent: isSilent ?? false,
             file: file
         )
@@ -155,6 +152,11 @@ enum MessageFieldRules {
         guard let parentID, parentID != 0 else { return }
         guard parentID > 0 else { throw ParleyError.invalidValue("parent_message_id", "must be a message id") }
         (new.parentMessageID, new.isReplyToChannel) = (parentID, toChannel ?? false)
+    }
+
+    /// An empty dedup_id is no dedup_id (responses show "" for a message sent without one).
+    static func dedupID(_ text: String?) throws -> String? {
+        try text.flatMap { $0.isEmpty ? nil : try Validation.text($0, field: "dedup_id", max: Validation.maxDedupIDLength) }
     }
 
     static func mentionedUserIDs(_ ids: [String]?) throws -> [String]? {

@@ -112,6 +112,8 @@ struct WebhookDeliveryDTO: JSONWritable {
             json.field("created_at", delivery.createdAt)
             json.key("delivered_at")
             if let at = delivery.deliveredAt { json.int(at) } else { json.null() }
+            // Present on a bot's deliveries only (API.md §14.8).
+            if let bot = delivery.botUserID { json.field("bot_userid", bot) }
         }
     }
 }
