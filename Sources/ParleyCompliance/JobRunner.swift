@@ -39,6 +39,14 @@ public protocol JobHandler: Sendable {
     func run(_ job: RunningJob) async throws -> String
 }
 
+/// Thrown by a handler whose job cannot go on before `until` (an announcement's daily pause): the
+/// job is given back, due again then, and no attempt is counted.
+public struct JobDeferral: Error {
+    public let until: Int64
+
+    public init(until: Int64) { self.until = until }
+}
+
 /// A job that recurs: one is scheduled every `interval` (unless one is still waiting or running).
 public struct RecurringJob: Sendable {
     public let kind: String
@@ -98,6 +106,9 @@ public final class JobRunner: Service, Sendable {
             let result = try await handler.run(running)
             let now = clock.nowMillis
             try await store.transaction { try $0.jobs.finish(claimed, status: .done, result: result, error: nil, now: now) }
+        } catch let deferral as JobDeferral {
+            let now = clock.nowMillis
+            _ = try? await store.transaction { try $0.jobs.release(claimed, until: deferral.until, now: now, deferred: true) }
         } catch is LostJobLease {
             logger.warning("another instance took over a job", metadata: ["job_id": "\(claimed.job.jobID)"])
         } catch is CancellationError {

@@ -84,13 +84,9 @@ public struct StatisticsService: Sendable {
     private static func series(_ dimension: TimeDimension, _ first: CivilDate, _ last: CivilDate, _ value: ([Int64]) -> Int)
         -> [(date: String, value: Int)]
     {
-        var buckets: [(label: String, days: [Int64])] = []
-        for day in first.epochDay...last.epochDay {
-            let date = CivilDate(epochDay: day)
-            let label = dimension == .daily ? date.text : date.monthText
-            if buckets.last?.label == label { buckets[buckets.count - 1].days.append(day) } else { buckets.append((label, [day])) }
+        CivilDate.periods(from: first, through: last) { dimension == .daily ? $0.text : $0.monthText }.map {
+            ($0.label, value(Array($0.days)))
         }
-        return buckets.map { ($0.label, value($0.days)) }
     }
 
     private var today: CivilDate { CivilDate(epochDay: clock.nowMillis / 86_400_000) }

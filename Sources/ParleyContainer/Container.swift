@@ -71,6 +71,7 @@ public struct Container: Sendable {
     public let exports: ExportService
     public let emojis: EmojiService
     public let bots: BotService
+    public let announcements: AnnouncementService
     public let realtime: Realtime
     public let readiness: ReadinessProbe
     /// What `GET /metrics` shows: the registry the process's metrics backend writes to.
@@ -152,9 +153,10 @@ public struct Container: Sendable {
         let exportJobs: [any JobHandler] = ExportKind.allCases.map {
             ExportJob($0, files: files, links: archives, pageSize: 5 * config.jobs.batchSize)
         }
+        let announcementJob = AnnouncementJob(messages: messages, groupChannels: groupChannels, batchSize: config.jobs.batchSize)
         let retention = config.jobs.messageRetention.map { RetentionJob(files: files, retention: $0, batchSize: config.jobs.batchSize) }
         let jobs = JobRunner(
-            store: store, clock: clock, handlers: [gdprJob] + exportJobs + (retention.map { [$0] } ?? []),
+            store: store, clock: clock, handlers: [gdprJob, announcementJob] + exportJobs + (retention.map { [$0] } ?? []),
             recurring: retention == nil ? [] : [RecurringJob(kind: RetentionJob.jobKind, interval: config.jobs.retentionInterval)],
             settings: config.jobs, logger: logger)
         let realtime = Realtime(
@@ -209,6 +211,7 @@ public struct Container: Sendable {
             bots: BotService(
                 store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens, users: users, memberships: memberships,
                 messages: messages),
+            announcements: AnnouncementService(store: store, clock: clock, pageTokens: pageTokens),
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
@@ -227,26 +230,5 @@ public struct Container: Sendable {
                 await pool.close()
             }
         )
-    }
-}
-
-/// The outbound HTTP client's thread, stopped on graceful shutdown.
-struct OutboundHTTP: Service {
-    let client: CurlClient
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        client.shutdown()
-    }
-}
-
-/// `GET /ready`: the database answers and every migration file is applied unchanged.
-public struct ReadinessProbe: Sendable {
-    let pool: ConnectionPool
-    let migrator: Migrator
-
-    public func isReady() async -> Bool {
-        let migrator = migrator
-        return (try? await pool.withConnection { try migrator.status(on: $0).isCurrent }) ?? false
     }
 }

@@ -66,6 +66,29 @@ public struct CivilDate: Sendable, Equatable, Comparable {
 
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool { lhs.epochDay < rhs.epochDay }
 
+    /// The Monday of this date's week (weeks run Monday to Sunday, as ISO 8601's).
+    public var weekStart: CivilDate {
+        let day = epochDay
+        return CivilDate(epochDay: day - ((day % 7 + 7 + 3) % 7))
+    }
+
+    /// The days from `first` through `last` grouped into consecutive periods by `label` (a day's
+    /// text, its month's, its week's), oldest first.
+    public static func periods(from first: CivilDate, through last: CivilDate, label: (CivilDate) -> String)
+        -> [(label: String, days: ClosedRange<Int64>)]
+    {
+        var periods: [(label: String, days: ClosedRange<Int64>)] = []
+        for day in first.epochDay...last.epochDay {
+            let text = label(CivilDate(epochDay: day))
+            if let current = periods.last, current.label == text {
+                periods[periods.count - 1].days = current.days.lowerBound...day
+            } else {
+                periods.append((text, day...day))
+            }
+        }
+        return periods
+    }
+
     private static func padded(_ value: Int, _ width: Int) -> String {
         String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
     }

@@ -64,6 +64,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     v3.addRoutes(StatisticsController(statistics: container.statistics).routes)
     v3.addRoutes(ApiAccessController(access: container.apiAccess).routes)
     v3.addRoutes(EmojiController(emojis: container.emojis).routes)
+    v3.addRoutes(AnnouncementController(announcements: container.announcements, limits: limits).routes)
     v3.addRoutes(BotController(bots: container.bots, limits: limits, channelDTO: channelDTO).routes)
     v3.addRoutes(ReportController(reports: container.reports, kinds: container.moderatedChannelKinds).routes)
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)

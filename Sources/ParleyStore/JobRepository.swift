@@ -5,11 +5,15 @@ import Postgres
 public struct JobRepository {
     let connection: PostgresConnection
 
-    public func insert(jobID: String, kind: String, params: String, now: Int64) throws -> Job {
+    /// A new job, due at once or from `notBefore` on (a scheduled announcement's).
+    public func insert(jobID: String, kind: String, params: String, now: Int64, notBefore: Int64 = 0) throws -> Job {
         try decode(
             connection.query(
-                "INSERT INTO jobs AS j (job_id, kind, params, created_at, updated_at) VALUES ($1, $2, $3::jsonb, $4, $4) RETURNING \(Self.columns)",
-                [jobID, kind, params, now]))[0]
+                """
+                INSERT INTO jobs AS j (job_id, kind, params, created_at, updated_at, claimed_until) VALUES ($1, $2, $3::jsonb, $4, $4, $5)
+                RETURNING \(Self.columns)
+                """,
+                [jobID, kind, params, now, notBefore]))[0]
     }
 
     public func find(_ jobID: String, kind: String) throws -> Job? {
@@ -50,6 +54,20 @@ public struct JobRepository {
             """,
             [jobID, kind, now]
         ).affectedRows == 1
+    }
+
+    /// Cancels the jobs of `kind` whose ids start with `idPrefix` that no instance has taken.
+    public func cancelPending(kind: String, idPrefix: String) throws {
+        try connection.query(
+            "UPDATE jobs SET status = 'canceled' WHERE kind = $1 AND starts_with(job_id, $2) AND status = 'scheduled'", [kind, idPrefix])
+    }
+
+    /// Whether a job of `kind` whose id starts with `idPrefix` waits or runs.
+    public func hasActive(kind: String, idPrefix: String) throws -> Bool {
+        try connection.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM jobs WHERE kind = $1 AND starts_with(job_id, $2) AND status IN ('scheduled', 'processing')) AS active
+            """, [kind, idPrefix])[0].decode("active")
     }
 
     /// Takes the oldest job of `kinds` that nobody holds (scheduled, or processing under a lease
@@ -93,11 +111,15 @@ public struct JobRepository {
         guard updated.affectedRows == 1 else { throw LostJobLease(jobID: claimed.job.jobID) }
     }
 
-    /// Gives a failed run's job back, to be claimed again from `until` on.
-    public func release(_ claimed: ClaimedJob, until: Int64, now: Int64) throws {
+    /// Gives a failed run's job back, to be claimed again from `until` on; a deferred job (not a
+    /// failure) starts its count of attempts anew.
+    public func release(_ claimed: ClaimedJob, until: Int64, now: Int64, deferred: Bool = false) throws {
         try connection.query(
-            "UPDATE jobs SET claimed_until = $3, claim_token = NULL, updated_at = $4 WHERE job_id = $1 AND claim_token = $2",
-            [claimed.job.jobID, claimed.claimToken, until, now])
+            """
+            UPDATE jobs SET claimed_until = $3, claim_token = NULL, updated_at = $4, attempts = CASE WHEN $5 THEN 0 ELSE attempts END
+            WHERE job_id = $1 AND claim_token = $2
+            """,
+            [claimed.job.jobID, claimed.claimToken, until, now, deferred])
     }
 
     static let columns =
