@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyFiles
+import ParleyModeration
 import ParleyStore
 
 /// Creating, reading, changing and deleting group channels (API.md §3.2, §3.3).
@@ -49,6 +50,8 @@ public struct GroupChannelService: Sendable {
             try requireUsersExist(memberIDs, repositories)
             let (created, url) = try repositories.groupChannels.insert(row)
             if created {
+                // Those banned from the channels of its custom type (API.md §14.7) are not added.
+                if !row.customType.isEmpty { try ModerationRules.requireNotBanned(memberIDs, .group, url, now: now, repositories) }
                 let operators = Set(request.operatorIDs)
                 let autoAccept = try repositories.invitationPreferences.autoAccept(memberIDs)
                 // Operators are invited like everyone else: naming a user an operator does not

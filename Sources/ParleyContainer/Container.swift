@@ -52,6 +52,8 @@ public struct Container: Sendable {
     public let metaarrays: MetaArrayService
     public let changelogs: ChangelogService
     public let moderation: ModerationService
+    /// Bans and mutes by channel custom type (API.md §14.7).
+    public let customTypeModeration: CustomTypeModerationService
     public let auditLogs: AuditLogService
     public let blocks: BlockService
     public let pushTokens: PushTokenService
@@ -191,6 +193,8 @@ public struct Container: Sendable {
             metaarrays: MetaArrayService(store: store, clock: clock),
             changelogs: ChangelogService(store: store, pageTokens: pageTokens),
             moderation: ModerationService(store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels),
+            customTypeModeration: CustomTypeModerationService(
+                store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels),
             auditLogs: AuditLogService(store: store, pageTokens: pageTokens),
             blocks: BlockService(store: store, clock: clock, pageTokens: pageTokens),
             pushTokens: PushTokenService(store: store, clock: clock, pageTokens: pageTokens),

@@ -53,6 +53,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
             moderation: container.moderation, auditLogs: container.auditLogs, clock: container.clock, channelDTO: resourceDTO,
             kinds: container.moderatedChannelKinds
         ).routes)
+    v3.addRoutes(CustomTypeModerationController(moderation: container.customTypeModeration).routes)
     v3.addRoutes(BlockController(blocks: container.blocks).routes)
     v3.addRoutes(PushTokenController(tokens: container.pushTokens).routes)
     v3.addRoutes(PushPreferenceController(preferences: container.pushPreferences).routes)

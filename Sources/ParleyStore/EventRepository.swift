@@ -97,14 +97,19 @@ public struct EventRepository {
                     ON c.category IS NOT NULL AND c.type = w.type AND c.data = w.data
             ), bot_queued AS (
                 -- A bot (API.md §14.8) hears every message of the group channels it has joined but
-                -- its own; in privacy mode only those starting with "/" or mentioning it. With no
-                -- bots this is a scan of an empty table.
+                -- its own; in privacy mode only those starting with "/" or mentioning it. Driven by
+                -- the bots: with none this is a scan of an empty table, with a few one primary-key
+                -- probe of the members each (the LIMIT keeps the planner from scanning a large
+                -- channel's members instead).
                 INSERT INTO webhook_deliveries (event_id, category, event_type, channel_url, channel_type, event_data,
                     event_created_at, next_attempt_at, created_at, bot_user_id)
                 SELECT w.event_id, 'bot_message_notification', w.type, w.channel_url, w.channel_type, w.data, w.created_at,
                     w.created_at, w.created_at, b.user_id
                 FROM written w CROSS JOIN bots b
-                JOIN group_channel_members m ON m.channel_url = w.channel_url AND m.user_id = b.user_id AND m.state = 'joined'
+                CROSS JOIN LATERAL (
+                    SELECT 1 FROM group_channel_members m
+                    WHERE m.channel_url = w.channel_url AND m.user_id = b.user_id AND m.state = 'joined' LIMIT 1
+                ) AS member
                 CROSS JOIN LATERAL (SELECT w.data::jsonb #> '{message,_0}' AS message) AS d
                 WHERE w.type = 'message_received' AND w.channel_type = 'group'
                     AND d.message #>> '{sender,userID}' IS DISTINCT FROM b.user_id

@@ -38,8 +38,7 @@ public struct FileRepository {
                 FROM files f JOIN channels c ON c.channel_url = f.channel_url
                 LEFT JOIN group_channel_members gm ON gm.channel_url = f.channel_url AND gm.user_id = $2
                 LEFT JOIN users u ON u.user_id = $2
-                LEFT JOIN \(ModerationRepository.inForce("channel_bans", "ban", kind: "open", now: "$3"))
-                    ON ban.channel_url = f.channel_url AND ban.user_id = $2
+                \(ModerationRepository.join(.ban, .open, channel: "f.channel_url", user: "$2", now: "$3", as: "ban"))
                 WHERE f.file_id = $1
                 """,
                 [fileID, userID, now]

@@ -69,8 +69,7 @@ public struct GroupChannelMemberRepository {
             """
             SELECT m.state, m.is_operator, u.user_id, u.nickname, u.profile_url, u.is_active, mu.end_at AS muted_until
             FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
-                LEFT JOIN \(ModerationRepository.inForce("channel_mutes", "mu", kind: "group", now: "$3"))
-                    ON mu.channel_url = m.channel_url AND mu.user_id = m.user_id
+                \(ModerationRepository.join(.mute, .group, channel: "m.channel_url", user: "m.user_id", now: "$3", as: "mu"))
             WHERE m.channel_url = $1 AND m.user_id = $2
             """,
             [channelURL, userID, now]
@@ -198,8 +197,7 @@ public struct GroupChannelMemberRepository {
                 \(PresenceRepository.isOnline("u")),
                 m.read_ts, m.delivered_ts, mu.end_at AS muted_end_at, vb.blocker_id IS NOT NULL AS is_blocked_by_viewer
             FROM group_channel_members m JOIN users u ON u.user_id = m.user_id
-                LEFT JOIN \(ModerationRepository.inForce("channel_mutes", "mu", kind: "group", now: nowParameter))
-                    ON mu.channel_url = m.channel_url AND mu.user_id = m.user_id
+                \(ModerationRepository.join(.mute, .group, channel: "m.channel_url", user: "m.user_id", now: nowParameter, as: "mu"))
                 LEFT JOIN user_blocks vb ON vb.blocker_id = \(viewer)::text AND vb.blocked_id = m.user_id
             \(sql.whereClause)
             ORDER BY 1, u.nickname COLLATE "C", u.user_id LIMIT \(sql.bind(limit))

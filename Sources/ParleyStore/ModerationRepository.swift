@@ -9,10 +9,40 @@ public struct ModerationRepository {
 
     private var table: String { kind == .ban ? "channel_bans" : "channel_mutes" }
 
-    /// A `FROM` item of the rows of `table` in force at `now` (a placeholder) for one channel
-    /// kind, aliased `alias`: what other statements join to.
-    static func inForce(_ table: String, _ alias: String, kind: String, now: String) -> String {
-        "(SELECT * FROM \(table) WHERE channel_type = '\(kind)' AND (end_at = -1 OR end_at > \(now))) \(alias)"
+    /// A `LEFT JOIN LATERAL` of the ban or mute in force at `now` of `user` in `channel` (SQL
+    /// expressions of the statement, such as `m.user_id`), as `alias` with `user_id` and
+    /// `end_at`: the channel's own, else one of its custom type's (API.md §14.7); no row when
+    /// none. Index probes per row, so that a member list or a send reads only what it joins.
+    static func join(_ restriction: RestrictionKind, _ kind: ChannelKind, channel: String, user: String, now: String, as alias: String)
+        -> String
+    {
+        """
+        LEFT JOIN LATERAL (
+            SELECT x.user_id, x.end_at FROM \(restriction == .ban ? "channel_bans" : "channel_mutes") x
+            WHERE x.channel_type = '\(kind.rawValue)' AND x.channel_url = \(channel) AND x.user_id = \(user)
+                AND (x.end_at = -1 OR x.end_at > \(now))
+            UNION ALL
+            SELECT r.user_id, r.end_at FROM custom_type_restrictions r JOIN \(channelTable(kind)) c ON c.custom_type = r.custom_type
+            WHERE c.channel_url = \(channel) AND r.kind = '\(restriction.rawValue)' AND r.user_id = \(user)
+                AND (r.end_at = -1 OR r.end_at > \(now))
+            LIMIT 1
+        ) \(alias) ON true
+        """
+    }
+
+    static func channelTable(_ kind: ChannelKind) -> String { kind == .group ? "group_channels" : "open_channels" }
+
+    /// The rows in force at `$4` of the channel `$2` (kind `$1`) among users `$3`: its own and its
+    /// custom type's, as `(start_at, end_at, description, user_id)`.
+    private func inForce(_ channelKind: ChannelKind) -> String {
+        """
+        SELECT start_at, end_at, description, user_id FROM \(table)
+        WHERE channel_type = $1 AND channel_url = $2 AND user_id = ANY($3::text[]) AND (end_at = -1 OR end_at > $4)
+        UNION ALL
+        SELECT r.start_at, r.end_at, r.description, r.user_id FROM custom_type_restrictions r
+            JOIN \(Self.channelTable(channelKind)) c ON c.custom_type = r.custom_type
+        WHERE c.channel_url = $2 AND r.kind = '\(kind.rawValue)' AND r.user_id = ANY($3::text[]) AND (r.end_at = -1 OR r.end_at > $4)
+        """
     }
 
     /// Imposes (or replaces) the restriction; returns it with the user's profile.
@@ -66,28 +96,23 @@ public struct ModerationRepository {
     }
 
     /// The one in force for this user, if any.
+    /// The ban or mute in force: the channel's own, else its custom type's.
     public func find(_ channelKind: ChannelKind, _ channelURL: String, _ userID: String, now: Int64) throws -> Restriction? {
         try connection.query(
             """
             SELECT r.start_at, r.end_at, r.description, u.user_id, u.nickname, u.profile_url, u.is_active
-            FROM \(table) r JOIN users u ON u.user_id = r.user_id
-            WHERE r.channel_type = $1 AND r.channel_url = $2 AND r.user_id = $3 AND (r.end_at = -1 OR r.end_at > $4)
+            FROM (\(inForce(channelKind))) r JOIN users u ON u.user_id = r.user_id LIMIT 1
             """,
-            [channelKind.rawValue, channelURL, userID, now]
+            [channelKind.rawValue, channelURL, [userID], now]
         ).first.map(Self.restriction)
     }
 
-    /// Of these users, those with one in force.
+    /// Of these users, those with one in force (the channel's own or its custom type's).
     public func restricted(_ channelKind: ChannelKind, _ channelURL: String, among userIDs: [String], now: Int64) throws -> Set<String> {
         guard !userIDs.isEmpty else { return [] }
         return Set(
-            try connection.query(
-                """
-                SELECT user_id FROM \(table)
-                WHERE channel_type = $1 AND channel_url = $2 AND user_id = ANY($3::text[]) AND (end_at = -1 OR end_at > $4)
-                """,
-                [channelKind.rawValue, channelURL, userIDs, now]
-            ).map { try $0.decode("user_id") as String })
+            try connection.query("SELECT user_id FROM (\(inForce(channelKind))) r", [channelKind.rawValue, channelURL, userIDs, now])
+                .map { try $0.decode("user_id") as String })
     }
 
     /// A page of the channel's list in user id order, after `afterUserID`.

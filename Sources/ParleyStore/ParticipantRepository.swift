@@ -109,8 +109,7 @@ public struct ParticipantRepository {
             SELECT u.user_id, u.nickname, u.profile_url, u.is_active, u.last_seen_at, \(PresenceRepository.isOnline("u")),
                 mu.user_id IS NOT NULL AS is_muted, p.entered_at
             FROM open_channel_participants p JOIN users u ON u.user_id = p.user_id
-                LEFT JOIN \(ModerationRepository.inForce("channel_mutes", "mu", kind: "open", now: "$4"))
-                    ON mu.channel_url = p.channel_url AND mu.user_id = p.user_id
+                \(ModerationRepository.join(.mute, .open, channel: "p.channel_url", user: "p.user_id", now: "$4", as: "mu"))
             WHERE p.channel_url = $1 AND ($2::text IS NULL OR p.user_id > $2::text)
             ORDER BY p.user_id LIMIT $3
             """,
@@ -136,8 +135,7 @@ public struct ParticipantRepository {
                 EXISTS (SELECT 1 FROM open_channel_operators o WHERE o.channel_url = $1 AND o.user_id = u.user_id) AS is_operator,
                 mu.end_at AS muted_until
             FROM users u
-                LEFT JOIN \(ModerationRepository.inForce("channel_mutes", "mu", kind: "open", now: "$3"))
-                    ON mu.channel_url = $1 AND mu.user_id = u.user_id
+                \(ModerationRepository.join(.mute, .open, channel: "$1", user: "u.user_id", now: "$3", as: "mu"))
             WHERE u.user_id = $2
             """,
             [channelURL, userID, now]

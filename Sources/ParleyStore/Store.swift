@@ -161,6 +161,8 @@ public struct Repositories {
     public var sendRates: SendRateRepository { SendRateRepository(connection: connection) }
     public var bans: ModerationRepository { ModerationRepository(connection: connection, kind: .ban) }
     public var mutes: ModerationRepository { ModerationRepository(connection: connection, kind: .mute) }
+    public var customTypeBans: CustomTypeRestrictionRepository { CustomTypeRestrictionRepository(connection: connection, kind: .ban) }
+    public var customTypeMutes: CustomTypeRestrictionRepository { CustomTypeRestrictionRepository(connection: connection, kind: .mute) }
     public var auditLogs: AuditLogRepository { AuditLogRepository(connection: connection) }
     public var blocks: BlockRepository { BlockRepository(connection: connection) }
     public var pushTokens: PushTokenRepository { PushTokenRepository(connection: connection) }
