@@ -29,7 +29,7 @@ let package = Package(
         .executable(name: "parley", targets: ["Parley"]),
         // For the benchmark programs (Benchmarks/, a package of their own).
         .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
-        .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
+        .library(name: "CurlHTTP", targets: ["CurlHTTP"])
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -43,7 +43,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
     ],
     targets: [
         // The owner of every task that outlives the call starting it: logged failures, bounded
@@ -69,23 +69,25 @@ let package = Package(
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(name: "ParleyUsers", dependencies: ["ParleyCore", "ParleyStore", "OutboundPolicy", crypto]),
         // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.
-        .target(name: "ParleyModeration", dependencies: ["ParleyCore", "ParleyStore"]),
+        .target(name: "ParleyModeration", dependencies: ["ParleyCore", "ParleyStore", logging]),
         // Administration and compliance (API.md §14): background jobs leased in PostgreSQL, GDPR requests.
         .target(
             name: "ParleyCompliance",
             dependencies: [
                 "ByteCoding", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyChat", "ParleyFiles", "ParleyUsers", crypto, logging,
-                serviceLifecycle,
+                serviceLifecycle
             ]
         ),
         // Bots (API.md §14.8): users with a callback URL; their deliveries are the webhook queue's.
-        .target(name: "ParleyBots", dependencies: ["OutboundPolicy", "ParleyChat", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyWebhooks"]),
+        .target(
+            name: "ParleyBots", dependencies: ["OutboundPolicy", "ParleyChat", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyWebhooks"]
+        ),
         // Group channels and membership (API.md §3): the rules, each method taking the acting caller first.
         .target(
             name: "ParleyChat",
             dependencies: [
                 "OwnedTasks", "ParleyCore", "ParleyFiles", "ParleyStore", "ParleyModeration", "ParleyTranslation", "ParleyLinkPreviews",
-                logging, serviceLifecycle,
+                logging, serviceLifecycle
             ]
         ),
         // libvips, found through pkg-config: decodes and thumbnails images.
@@ -102,7 +104,7 @@ let package = Package(
             name: "ParleyFiles",
             dependencies: [
                 "ByteCoding", "ParleyCore", "ParleyStore", "CVipsShim", crypto, nioCore, nioPosix, logging, metrics,
-                serviceLifecycle,
+                serviceLifecycle
             ]
         ),
         // The realtime event stream (API.md §6): the event log's readers, fan-out across
@@ -128,7 +130,7 @@ let package = Package(
         .target(
             name: "ParleyLinkPreviews",
             dependencies: [
-                "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", logging, metrics, serviceLifecycle,
+                "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", logging, metrics, serviceLifecycle
             ]
         ),
         // Webhooks (API.md §10): the delivery queue's dispatcher, signatures, Sendbird's payloads.
@@ -136,14 +138,16 @@ let package = Package(
             name: "ParleyWebhooks",
             dependencies: [
                 "ByteCoding", "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", crypto, logging, metrics,
-                serviceLifecycle,
+                serviceLifecycle
             ]
         ),
         // Push notifications (API.md §12): device tokens, preferences, and their delivery.
         .target(
             name: "ParleyPush",
-            dependencies: ["ByteCoding", "ParleyCore", "ParleyStore", "ParleyFiles", "CurlHTTP", "OutboundPolicy", crypto,
-                           cryptoExtras, logging, metrics, serviceLifecycle]
+            dependencies: [
+                "ByteCoding", "ParleyCore", "ParleyStore", "ParleyFiles", "CurlHTTP", "OutboundPolicy", crypto,
+                cryptoExtras, logging, metrics, serviceLifecycle
+            ]
         ),
         // Configuration and the dependency container: the one place implementations are chosen.
         .target(
@@ -152,7 +156,7 @@ let package = Package(
                 "ParleyPush", "ParleyCompliance", "ParleyBots", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat",
                 "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres", "ParleyTranslation", "ParleyWebhooks",
                 "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire", crypto, logging, prometheus,
-                serviceLifecycle,
+                serviceLifecycle
             ]
         ),
         // The HTTP/1 and WebSocket pieces that know no domain: byte parsers, connection
@@ -161,7 +165,7 @@ let package = Package(
             name: "HTTPWire",
             dependencies: [
                 "ByteCoding", httpTypes, hummingbird, hummingbirdCore, logging, nioCore, nioHTTP1, nioHTTPTypes,
-                nioHTTPTypesHTTP1, nioWebSocket,
+                nioHTTPTypesHTTP1, nioWebSocket
             ]
         ),
         // How every request is read, authenticated and answered (API.md §1): the request
@@ -170,12 +174,13 @@ let package = Package(
             name: "ParleyHTTPConventions",
             dependencies: [
                 "OwnedTasks", "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyRepresentations",
-                "ParleyUsers", httpTypes, hummingbird, logging, metrics, nioCore, nioHTTP1,
+                "ParleyUsers", httpTypes, hummingbird, logging, metrics, nioCore, nioHTTP1
             ]
         ),
         // The JSON shape of each resource (user, channel, member, message, file, restriction) and
         // the file links in it, as REST answers and event frames both show them.
-        .target(name: "ParleyRepresentations", dependencies: ["ByteCoding", "ParleyCore", "ParleyFiles", "ParleyModeration", "ParleyUsers"]),
+        .target(
+            name: "ParleyRepresentations", dependencies: ["ByteCoding", "ParleyCore", "ParleyFiles", "ParleyModeration", "ParleyUsers"]),
         // The WebSocket event stream (API.md §6.1): authentication inside the socket, the
         // client's frames, event frames and the socket's byte-bounded backlog.
         .target(
@@ -183,7 +188,7 @@ let package = Package(
             dependencies: [
                 "OwnedTasks", "ByteCoding", "HTTPWire", "ParleyChat", "ParleyCore", "ParleyEvents",
                 "ParleyHTTPConventions", "ParleyRepresentations", "ParleyUsers", httpTypes, hummingbird, logging,
-                nioCore, nioHTTP1, nioWebSocket,
+                nioCore, nioHTTP1, nioWebSocket
             ]
         ),
         // The routes and controllers, in folders by resource, each with its request and
@@ -191,9 +196,10 @@ let package = Package(
         .target(
             name: "ParleyHTTP",
             dependencies: [
-                "ParleyPush", "ParleyCompliance", "ParleyBots", "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer", "ParleyEventStream",
+                "ParleyPush", "ParleyCompliance", "ParleyBots", "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer",
+                "ParleyEventStream",
                 "ParleyHTTPConventions", "ParleyRepresentations", "ParleyUsers", "ParleyChat", "ParleyModeration",
-                "ParleyFiles", "ParleyEvents", "ParleyWebhooks", httpTypes, hummingbird, nioCore, prometheus,
+                "ParleyFiles", "ParleyEvents", "ParleyWebhooks", httpTypes, hummingbird, nioCore, prometheus
             ]
         ),
         // The `parley` command: serve, migrate.
@@ -201,7 +207,7 @@ let package = Package(
             name: "Parley",
             dependencies: [
                 "ByteCoding", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres",
-                argumentParser, hummingbird, logging, metrics, prometheus,
+                argumentParser, hummingbird, logging, metrics, prometheus
             ]
         ),
         .testTarget(
@@ -218,8 +224,9 @@ let package = Package(
             name: "UnitTests",
             dependencies: [
                 "ByteCoding", "CurlHTTP", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents",
-                "ParleyHTTP", "ParleyHTTPConventions", "ParleyLinkPreviews", "ParleyPush", "ParleyStore", "ParleyTranslation", "ParleyWebhooks", "Postgres",
-                crypto, logging, httpTypes, nioCore,
+                "ParleyHTTP", "ParleyHTTPConventions", "ParleyLinkPreviews", "ParleyPush", "ParleyStore", "ParleyTranslation",
+                "ParleyWebhooks", "Postgres",
+                crypto, logging, httpTypes, nioCore
             ]
         ),
         .testTarget(
@@ -227,10 +234,10 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "OwnedTasks", logging, "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents",
                 "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyPush", "CurlHTTP", "OutboundPolicy",
-                "Postgres", httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto,
+                "Postgres", httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto
             ],
             exclude: ["Push/StandIn"]  // the push providers' stand-in, a Python program the tests start
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

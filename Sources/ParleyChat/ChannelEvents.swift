@@ -39,17 +39,24 @@ enum ChannelEvents {
         let payload =
             before.map { EventPayload.changedChannel(channel, changes: ChannelFieldChange.between($0, channel)) } ?? .channel(channel)
         self.channel(.channelChanged, channelURL, payload: payload, includeInvited: true, repositories)
+        if before != nil { try AutoEventMessageService.post(.channelChange, channelURL, users: [], repositories) }
     }
 
-    static func membersJoined(_ channelURL: String, _ userIDs: [String], _ repositories: Repositories) throws {
+    /// With the channel's auto event message when that is on (not when the channel is being
+    /// created: it tells of its creation instead).
+    static func membersJoined(_ channelURL: String, _ userIDs: [String], creating: Bool = false, _ repositories: Repositories) throws {
         guard !userIDs.isEmpty else { return }
-        channel(.memberJoined, channelURL, payload: .users(try repositories.users.basicUsers(userIDs)), repositories)
+        let users = try repositories.users.basicUsers(userIDs)
+        channel(.memberJoined, channelURL, payload: .users(users), repositories)
+        if !creating { try AutoEventMessageService.post(.userJoin, channelURL, users: users, repositories) }
     }
 
     /// The users who left hear of it too.
-    static func membersLeft(_ channelURL: String, _ userIDs: [String], _ repositories: Repositories) throws {
+    static func membersLeft(_ channelURL: String, _ userIDs: [String], announce: Bool = true, _ repositories: Repositories) throws {
         guard !userIDs.isEmpty else { return }
-        channel(.memberLeft, channelURL, payload: .users(try repositories.users.basicUsers(userIDs)), alsoTo: userIDs, repositories)
+        let users = try repositories.users.basicUsers(userIDs)
+        channel(.memberLeft, channelURL, payload: .users(users), alsoTo: userIDs, repositories)
+        if announce { try AutoEventMessageService.post(.userLeave, channelURL, users: users, repositories) }
     }
 
     static func invited(_ channelURL: String, inviterID: String?, _ inviteeIDs: [String], _ repositories: Repositories) throws {

@@ -65,10 +65,11 @@ public struct GroupChannelService: Sendable {
                 }
                 try repositories.groupChannelMembers.insert(url, members, now: now)
                 try repositories.groupChannels.refreshCounts([url])
-                try ChannelEvents.membersJoined(url, members.filter { $0.state == .joined }.map(\.userID), repositories)
+                try ChannelEvents.membersJoined(url, members.filter { $0.state == .joined }.map(\.userID), creating: true, repositories)
                 try ChannelEvents.invited(url, inviterID: creatorID, members.filter { $0.state == .invited }.map(\.userID), repositories)
                 let channel = try ChannelViews.one(url, viewerID: nil, repositories).channel
                 repositories.events.append(.webhookOnly(.channelCreated, channelURL: url, payload: .channel(channel)))
+                try AutoEventMessageService.post(.channelCreate, url, users: channel.createdBy.map { [$0] } ?? [], repositories)
             }
             let view = try ChannelViews.one(url, viewerID: viewer, repositories)
             return (view, created)

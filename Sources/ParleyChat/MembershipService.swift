@@ -160,12 +160,14 @@ public struct MembershipService: Sendable {
 
     /// Deletes the user's memberships (of all their channels when nil); the channels they left
     /// stop being distinct and have their counts redone. The caller holds the channels' locks.
-    static func leave(_ userID: String, channelURLs: [String]?, _ repositories: Repositories) throws {
+    /// `announce` false: no auto event message (an account deactivated or deleted, whose name
+    /// should not be left behind in its channels).
+    static func leave(_ userID: String, channelURLs: [String]?, announce: Bool = true, _ repositories: Repositories) throws {
         let left = try repositories.groupChannelMembers.leave(userID, channelURLs: channelURLs)
         guard !left.isEmpty else { return }
         try repositories.groupChannels.endDistinct(left)
         try repositories.groupChannels.refreshCounts(left)
-        for channelURL in left { try ChannelEvents.membersLeft(channelURL, [userID], repositories) }
+        for channelURL in left { try ChannelEvents.membersLeft(channelURL, [userID], announce: announce, repositories) }
     }
 
     private func requireInvited(_ channelURL: String, _ userID: String, _ repositories: Repositories) throws {
@@ -208,7 +210,7 @@ extension MembershipService: ChannelDeparture {
     /// Deactivation and deletion take the user out of every channel (their locks are taken),
     /// open channels included.
     public func leaveAll(_ userID: String, _ repositories: Repositories) throws {
-        try Self.leave(userID, channelURLs: nil, repositories)
+        try Self.leave(userID, channelURLs: nil, announce: false, repositories)
         try ParticipantService.exitAll(userID, repositories)
     }
 }

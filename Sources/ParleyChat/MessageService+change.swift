@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyModeration
 import ParleyStore
 import ParleyTranslation
 
@@ -19,8 +20,32 @@ extension MessageService {
             }
         }
         let now = clock.nowMillis
-        return try await store.transaction { [translations] repositories in
-            _ = try Self.editable(kind, channelURL, messageID, caller, contributingAt: now, repositories)
+        let hits = FilterHits(filters: try await filters?.current())
+        let changed: Message
+        do {
+            changed = try await commitUpdate(kind, channelURL, messageID, update, caller, translations, hits, now: now)
+        } catch let blocked as MessageFilterSet.Blocked {
+            await strike(blocked.strike, caller.userID, kind, channelURL)
+            throw blocked.error
+        }
+        await strike(hits.strike, caller.userID, kind, channelURL)
+        return changed
+    }
+
+    /// The edit's transaction; a new text passes the channel's message filters first.
+    private func commitUpdate(
+        _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ unfiltered: MessageUpdate, _ caller: Caller,
+        _ translations: (early: [String: String], job: TranslationJob?), _ hits: FilterHits, now: Int64
+    ) async throws -> Message {
+        try await store.transaction { repositories in
+            let current = try Self.editable(kind, channelURL, messageID, caller, contributingAt: now, repositories)
+            var update = unfiltered
+            if let text = update.message, current.type != .admin, hits.applies {
+                update.message = try hits.filter(text: text, customType: try Self.customType(kind, channelURL, repositories))
+            }
+            // A masked text's translations would carry what was masked.
+            let translations: (early: [String: String], job: TranslationJob?) =
+                update.message == unfiltered.message ? translations : ([:], nil)
             try repositories.messages.update(messageID, update, now: now)
             if let text = update.message {
                 previewAfterCommit(text, by: caller.userID ?? "", channelURL, messageID, repositories)
@@ -59,6 +84,14 @@ extension MessageService {
     /// The message, if the caller may change it: 404 when unseen, hidden from them or removed,
     /// 403 for other members. A change that shows something new (`now` given: an edit, a meta
     /// array change) is also refused while the caller is muted or the channel frozen.
+    /// The channel's custom type (which message filters apply).
+    static func customType(_ kind: ChannelKind, _ channelURL: String, _ repositories: Repositories) throws -> String {
+        try
+            (kind == .group
+            ? repositories.groupChannels.find(channelURL)?.customType : repositories.openChannels.find(channelURL)?.customType)
+            ?? ""
+    }
+
     static func editable(
         _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64, _ caller: Caller, contributingAt now: Int64? = nil,
         _ repositories: Repositories

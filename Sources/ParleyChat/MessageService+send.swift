@@ -36,24 +36,33 @@ extension MessageService {
         }
         let now = clock.nowMillis
         let new = translated
+        let hits = FilterHits(filters: try await filters?.current())
         do {
-            let sent = try await commitSend(new, caller, kind, channelURL, lateTranslations, now: now)
+            let sent = try await commitSend(new, caller, kind, channelURL, lateTranslations, hits, now: now)
             if let senderID = new.senderID { activity?.record(senderID, now: now) }
+            await strike(hits.strike, new.senderID, kind, channelURL)
             return sent
         } catch let refusal as FloodProtection.Refusal {
             if let senderID = new.senderID { await FloodProtection.alert(senderID, in: kind, channelURL, now: now, store) }
             throw refusal.error
+        } catch let blocked as MessageFilterSet.Blocked {
+            await strike(blocked.strike, new.senderID, kind, channelURL)
+            throw blocked.error
         }
     }
 
     /// The send's transaction.
     private func commitSend(
-        _ new: NewMessage, _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ lateTranslations: TranslationJob?, now: Int64
+        _ unfiltered: NewMessage, _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ lateTranslations: TranslationJob?,
+        _ hits: FilterHits, now: Int64
     ) async throws -> (message: Message, created: Bool) {
         let (settings, files) = (settings, files)
         // Concurrent sends share a transaction (group commit), each in a savepoint of its own.
         return try await store.sharedTransaction(lockOrder: channelURL) { [lateTranslations] repositories in
-            let (record, member) = try Self.authorizeSend(caller, kind, channelURL, senderID: new.senderID, now: now, repositories)
+            let (record, member) = try Self.authorizeSend(caller, kind, channelURL, senderID: unfiltered.senderID, now: now, repositories)
+            let new = try hits.filter(unfiltered, customType: record.customType)
+            // A masked text's translations would carry what was masked: it goes untranslated.
+            let lateTranslations = new.message == unfiltered.message ? lateTranslations : nil
             if !record.isEphemeral, let existing = try Self.earlierSend(channelURL, new, now: now, repositories) {
                 // A scheduled upload's retry carries the very file the first attempt's message holds.
                 if let fileID = new.file?.fileID, existing.file?.fileID != fileID {

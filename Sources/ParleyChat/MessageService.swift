@@ -22,12 +22,15 @@ public struct MessageService: Sendable {
     let activity: ActivityLog?
     /// Runs what follows a commit without delaying the request (late translations).
     let tasks: TaskOwner
+    /// The domain and profanity filters by channel custom type (API.md §14.7); none without it.
+    let filters: MessageFilters?
 
     public init(
         store: Store, clock: Clock, settings: ChatSettings, files: FileService, translator: MessageTranslator, tasks: TaskOwner,
-        previewer: LinkPreviewer? = nil, previews: PreviewQueue? = nil, activity: ActivityLog? = nil
+        previewer: LinkPreviewer? = nil, previews: PreviewQueue? = nil, activity: ActivityLog? = nil, filters: MessageFilters? = nil
     ) {
         self.tasks = tasks
+        self.filters = filters
         self.activity = activity
         self.store = store
         self.clock = clock

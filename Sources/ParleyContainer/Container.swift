@@ -54,6 +54,8 @@ public struct Container: Sendable {
     public let moderation: ModerationService
     /// Bans and mutes by channel custom type (API.md §14.7).
     public let customTypeModeration: CustomTypeModerationService
+    /// Domain and profanity filters by channel custom type (API.md §14.7).
+    public let messageFilters: MessageFilterService
     public let auditLogs: AuditLogService
     public let blocks: BlockService
     public let pushTokens: PushTokenService
@@ -72,6 +74,7 @@ public struct Container: Sendable {
     public let statistics: StatisticsService
     public let exports: ExportService
     public let emojis: EmojiService
+    public let autoEventMessages: AutoEventMessageService
     public let bots: BotService
     public let announcements: AnnouncementService
     public let realtime: Realtime
@@ -141,9 +144,11 @@ public struct Container: Sendable {
         // Who was active today (API.md §14.5), written by the `StatisticsRecorder`.
         let activity = ActivityLog()
         let authenticator = Authenticator(apiToken: config.apiToken, store: store, clock: clock, activity: activity)
+        let moderation = ModerationService(store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels)
+        let filters = MessageFilters(store: store, clock: clock, moderation: moderation, logger: logger)
         let messages = MessageService(
             store: store, clock: clock, settings: settings, files: files, translator: translator, tasks: tasks, previewer: previewer,
-            previews: previews, activity: activity)
+            previews: previews, activity: activity, filters: filters)
         let scheduledDelivery = ScheduledMessageDelivery(
             store: store, clock: clock, messages: messages, settings: config.scheduledDelivery, logger: logger)
         let users = UserService(store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, departure: memberships)
@@ -192,9 +197,10 @@ public struct Container: Sendable {
             reactions: ReactionService(store: store, clock: clock, limits: config.limits),
             metaarrays: MetaArrayService(store: store, clock: clock),
             changelogs: ChangelogService(store: store, pageTokens: pageTokens),
-            moderation: ModerationService(store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels),
+            moderation: moderation,
             customTypeModeration: CustomTypeModerationService(
                 store: store, clock: clock, pageTokens: pageTokens, channels: moderatedChannels),
+            messageFilters: MessageFilterService(store: store, clock: clock, filters: filters),
             auditLogs: AuditLogService(store: store, pageTokens: pageTokens),
             blocks: BlockService(store: store, clock: clock, pageTokens: pageTokens),
             pushTokens: PushTokenService(store: store, clock: clock, pageTokens: pageTokens),
@@ -212,6 +218,7 @@ public struct Container: Sendable {
             statistics: StatisticsService(store: store, clock: clock),
             exports: ExportService(store: store, clock: clock, pageTokens: pageTokens, links: archives, files: files),
             emojis: EmojiService(store: store, clock: clock),
+            autoEventMessages: AutoEventMessageService(store: store),
             bots: BotService(
                 store: store, clock: clock, outbound: outboundGuard, pageTokens: pageTokens, users: users, memberships: memberships,
                 messages: messages),

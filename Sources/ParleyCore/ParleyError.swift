@@ -120,6 +120,9 @@ extension ParleyError {
 
     public static let mutedSender = ParleyError(status: 403, code: 900041, message: "The user is muted in this channel.")
 
+    /// A user message a blocking domain or profanity filter matched (API.md §14.7).
+    public static let blockedByFilter = ParleyError(status: 403, code: 900060, message: "The message was blocked by a message filter.")
+
     public static func unsupportedMediaType(_ type: String) -> ParleyError {
         ParleyError(status: 415, code: 400111, message: "Unsupported media type \"\(type)\".")
     }

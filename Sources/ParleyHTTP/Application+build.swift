@@ -54,6 +54,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
             kinds: container.moderatedChannelKinds
         ).routes)
     v3.addRoutes(CustomTypeModerationController(moderation: container.customTypeModeration).routes)
+    v3.addRoutes(MessageFilterController(filters: container.messageFilters).routes)
     v3.addRoutes(BlockController(blocks: container.blocks).routes)
     v3.addRoutes(PushTokenController(tokens: container.pushTokens).routes)
     v3.addRoutes(PushPreferenceController(preferences: container.pushPreferences).routes)
@@ -65,6 +66,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     v3.addRoutes(StatisticsController(statistics: container.statistics).routes)
     v3.addRoutes(ApiAccessController(access: container.apiAccess).routes)
     v3.addRoutes(EmojiController(emojis: container.emojis).routes)
+    v3.addRoutes(AutoEventMessageController(service: container.autoEventMessages).routes)
     v3.addRoutes(AnnouncementController(announcements: container.announcements, limits: limits).routes)
     v3.addRoutes(BotController(bots: container.bots, limits: limits, channelDTO: channelDTO).routes)
     v3.addRoutes(ReportController(reports: container.reports, kinds: container.moderatedChannelKinds).routes)

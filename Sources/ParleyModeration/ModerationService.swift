@@ -192,6 +192,16 @@ public struct ModerationService: Sendable {
         ParleyError.forbidden("Only operators of \"\(channelURL)\" may do this.")
     }
 
+    /// Takes the user out of the channel now (a member leaves, a participant exits), free to come
+    /// back: the profanity filter's kick (API.md §14.7).
+    public func kick(_ kind: ChannelKind, _ channelURL: String, userID: String) async throws {
+        let channel = try self.channel(kind)
+        try await store.transaction { repositories in
+            if kind == .group { try repositories.groupChannels.lock([channelURL]) }
+            try channel.remove(userID, from: channelURL, repositories)
+        }
+    }
+
     private static func notRestricted(_ restriction: RestrictionKind, _ userID: String) -> ParleyError {
         ParleyError.notFound("\"\(userID)\" is not \(restriction == .ban ? "banned" : "muted") in this channel.")
     }

@@ -13,13 +13,16 @@ public struct ChannelRecord: Sendable {
     public let accessCodeHash: String?
     public let freeze: Bool
     public let memberCount: Int
+    /// Which message filters apply (API.md §14.7).
+    public var customType = ""
 }
 
 extension ChannelRecord {
     public init(open record: OpenChannelRecord) {
         self.init(
             kind: .open, channelURL: record.channelURL, isDistinct: false, isPublic: true, isSuper: false,
-            isEphemeral: record.isEphemeral, accessCodeHash: nil, freeze: record.freeze, memberCount: record.participantCount
+            isEphemeral: record.isEphemeral, accessCodeHash: nil, freeze: record.freeze, memberCount: record.participantCount,
+            customType: record.customType
         )
     }
 }
@@ -111,7 +114,7 @@ public struct GroupChannelRepository {
     static func find(_ channelURL: String, forUpdate: Bool) -> Query<ChannelRecord?> {
         let lock = forUpdate ? " FOR NO KEY UPDATE" : ""
         return Query(
-            "SELECT channel_url, is_distinct, is_public, is_super, is_ephemeral, access_code_hash, is_frozen, member_count FROM group_channels WHERE channel_url = $1\(lock)",
+            "SELECT channel_url, is_distinct, is_public, is_super, is_ephemeral, access_code_hash, is_frozen, member_count, custom_type FROM group_channels WHERE channel_url = $1\(lock)",
             [channelURL]
         ) { rows in
             try rows.first.map { row in
@@ -120,7 +123,7 @@ public struct GroupChannelRepository {
                     isPublic: try row.decode("is_public"), isSuper: try row.decode("is_super"),
                     isEphemeral: try row.decode("is_ephemeral"), accessCodeHash: try row.decodeIfPresent("access_code_hash"),
                     freeze: try row.decode("is_frozen"),
-                    memberCount: try row.decode("member_count")
+                    memberCount: try row.decode("member_count"), customType: try row.decode("custom_type")
                 )
             }
         }

@@ -7,6 +7,7 @@ public struct OpenChannelRecord: Sendable {
     public let isEphemeral: Bool
     public let freeze: Bool
     public let participantCount: Int
+    public let customType: String
 }
 
 /// SQL for `open_channels` and their operators (API.md §8.1, §8.2).
@@ -33,14 +34,15 @@ public struct OpenChannelRepository {
     public func find(_ channelURL: String, forUpdate: Bool = false) throws -> OpenChannelRecord? {
         try connection.query(
             """
-            SELECT channel_url, is_ephemeral, is_frozen, participant_count FROM open_channels WHERE channel_url = $1
+            SELECT channel_url, is_ephemeral, is_frozen, participant_count, custom_type FROM open_channels WHERE channel_url = $1
             \(forUpdate ? "FOR NO KEY UPDATE" : "")
             """,
             [channelURL]
         ).first.map { row in
             OpenChannelRecord(
                 channelURL: try row.decode("channel_url"), isEphemeral: try row.decode("is_ephemeral"),
-                freeze: try row.decode("is_frozen"), participantCount: try row.decode("participant_count")
+                freeze: try row.decode("is_frozen"), participantCount: try row.decode("participant_count"),
+                customType: try row.decode("custom_type")
             )
         }
     }

@@ -177,6 +177,8 @@ public struct Repositories {
     public var emojis: EmojiRepository { EmojiRepository(connection: connection) }
     public var bots: BotRepository { BotRepository(connection: connection) }
     public var announcements: AnnouncementRepository { AnnouncementRepository(connection: connection) }
+    public var messageFilters: MessageFilterRepository { MessageFilterRepository(connection: connection) }
+    public var autoEventMessages: AutoEventMessageRepository { AutoEventMessageRepository(connection: connection) }
     public var applicationSecurity: ApplicationSecurityRepository { ApplicationSecurityRepository(connection: connection) }
     public var reports: ReportRepository { ReportRepository(connection: connection) }
     public var reactions: ReactionRepository { ReactionRepository(connection: connection) }

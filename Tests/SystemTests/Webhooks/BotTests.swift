@@ -6,20 +6,8 @@ import Testing
 /// once, from the webhook queue (also with the application's webhook off), and answers in the
 /// channel; its callback URL passes the outbound guard.
 @Suite struct BotTests: WebhookFixtures {
-    /// A server on its own database (bots are the whole server's) that may reach a local receiver.
     static func withReceiver(_ body: @escaping @Sendable (API, WebhookReceiver, String) async throws -> Void) async throws {
-        let receiver = WebhookReceiver()
-        try await receiver.run { port in
-            try await OwnDatabase.with { database in
-                try await TestServer.withAPI({ config in
-                    config.databaseURL = database
-                    config.outboundAllowHosts = ["127.0.0.1:\(port)"]
-                    config.webhookDelivery.pollInterval = .milliseconds(50)
-                    config.webhookDelivery.firstBackoff = .milliseconds(100)
-                    config.webhookDelivery.timeout = .seconds(3)
-                }) { api in try await body(api, receiver, "http://127.0.0.1:\(port)/hook") }
-            }
-        }
+        try await withReceiver { api, receiver, url, _ in try await body(api, receiver, url) }
     }
 
     static func createBot(_ api: API, _ id: String, callback: String, privacy: Bool = false, extra: [String: Any] = [:]) async throws

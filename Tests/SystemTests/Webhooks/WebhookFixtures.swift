@@ -16,6 +16,20 @@ extension WebhookFixtures {
         adjust: @escaping @Sendable (inout Config) -> Void = { _ in },
         _ body: @escaping @Sendable (API, WebhookReceiver, String) async throws -> Void
     ) async throws {
+        try await withReceiver(lease: lease, adjust: adjust) { api, receiver, url, database in
+            let set = try await api.put(
+                hook, ["enabled": true, "url": url, "enabled_events": events, "include_members": includeMembers])
+            #expect(set.status == 200, "\(set.text)")
+            try await body(api, receiver, database)
+        }
+    }
+
+    /// A server on its own database (webhook settings and bots are the whole server's) that may
+    /// reach a listening receiver, whose URL it is given, with quick retries.
+    static func withReceiver(
+        lease: Duration = .seconds(30), adjust: @escaping @Sendable (inout Config) -> Void = { _ in },
+        _ body: @escaping @Sendable (API, WebhookReceiver, String, String) async throws -> Void
+    ) async throws {
         let receiver = WebhookReceiver()
         try await receiver.run { port in
             try await OwnDatabase.with { database in
@@ -28,16 +42,7 @@ extension WebhookFixtures {
                     config.webhookDelivery.timeout = .seconds(3)
                     config.webhookDelivery.lease = lease
                     adjust(&config)
-                }) { api in
-                    let set = try await api.put(
-                        hook,
-                        [
-                            "enabled": true, "url": "http://127.0.0.1:\(port)/hook", "enabled_events": events,
-                            "include_members": includeMembers
-                        ])
-                    #expect(set.status == 200, "\(set.text)")
-                    try await body(api, receiver, database)
-                }
+                }) { api in try await body(api, receiver, "http://127.0.0.1:\(port)/hook", database) }
             }
         }
     }
