@@ -63,6 +63,7 @@ public struct GroupChannelService: Sendable {
                         inviterID: userID == creatorID ? nil : creatorID, tsMessageOffset: offset
                     )
                 }
+                try repositories.groupChannels.setMessagePolicy(url, request.messagePolicy)
                 try repositories.groupChannelMembers.insert(url, members, now: now)
                 try repositories.groupChannels.refreshCounts([url])
                 try ChannelEvents.membersJoined(url, members.filter { $0.state == .joined }.map(\.userID), creating: true, repositories)
@@ -125,6 +126,7 @@ public struct GroupChannelService: Sendable {
             let accessCodeHash: String?? = update.accessCode.map { $0.isEmpty ? nil : accessCodes.stored($0) }
             let before = try ChannelViews.one(channelURL, viewerID: nil, repositories).channel
             try repositories.groupChannels.update(channelURL, update, accessCodeHash: accessCodeHash)
+            try repositories.groupChannels.setMessagePolicy(channelURL, update.messagePolicy)
             try ChannelEvents.channelChanged(channelURL, since: before, repositories)
             return try ChannelViews.one(channelURL, viewerID: viewer, repositories)
         }

@@ -21,11 +21,16 @@ enum MessageRemoval {
         let target = Target(
             messageID: message.messageID, channelURL: message.channelURL, kind: message.channelKind,
             parentMessageID: message.parentMessageID, senderID: message.sender?.userID)
+        return try remove(target, hiddenFrom: message.hiddenFrom, now: now, repositories)
+    }
+
+    /// The same for a message known by its row's keys (a disappearing message); `hiddenFrom`
+    /// does not hear of it.
+    static func remove(_ target: Target, hiddenFrom: String?, now: Int64, _ repositories: Repositories) throws -> [String] {
         let (fileIDs, unpinned) = try removeQuietly(target, now: now, announcingThread: true, repositories)
         let (channelURL, messageID, kind) = (target.channelURL, target.messageID, target.kind)
         if unpinned { ChannelEvents.channel(.messageUnpinned, channelURL, kind: kind, payload: .messageID(messageID), repositories) }
-        ChannelEvents.channel(
-            .messageDeleted, channelURL, kind: kind, payload: .messageID(messageID), except: message.hiddenFrom, repositories)
+        ChannelEvents.channel(.messageDeleted, channelURL, kind: kind, payload: .messageID(messageID), except: hiddenFrom, repositories)
         return fileIDs
     }
 

@@ -25,6 +25,8 @@ public struct JobSettings: Sendable {
     public var messageRetention: Duration?
     /// How often retention looks for messages past it.
     public var retentionInterval: Duration = .seconds(600)
+    /// How often channels' own retention and disappearing messages are carried out (API.md §14.3).
+    public var channelRetentionInterval: Duration = .seconds(15)
     /// How often an instance writes the activity it saw and samples the connection peak (API.md §14.5).
     public var statisticsInterval: Duration = .seconds(10)
 

@@ -19,6 +19,10 @@ extension Config {
         config.jobs.retentionInterval = .seconds(
             try reader.int(
                 "PARLEY_RETENTION_INTERVAL_SECONDS", default: Int(config.jobs.retentionInterval.milliseconds / 1000), range: 1...86_400))
+        config.jobs.channelRetentionInterval = .seconds(
+            try reader.int(
+                "PARLEY_CHANNEL_RETENTION_INTERVAL_SECONDS", default: Int(config.jobs.channelRetentionInterval.milliseconds / 1000),
+                range: 1...3_600))
         config.jobs.batchSize = try reader.int("PARLEY_JOB_BATCH", default: config.jobs.batchSize, range: 1...10_000)
     }
 }

@@ -163,8 +163,11 @@ public struct Container: Sendable {
         let announcementJob = AnnouncementJob(messages: messages, groupChannels: groupChannels, batchSize: config.jobs.batchSize)
         let retention = config.jobs.messageRetention.map { RetentionJob(files: files, retention: $0, batchSize: config.jobs.batchSize) }
         let jobs = JobRunner(
-            store: store, clock: clock, handlers: [gdprJob, announcementJob] + exportJobs + (retention.map { [$0] } ?? []),
-            recurring: retention == nil ? [] : [RecurringJob(kind: RetentionJob.jobKind, interval: config.jobs.retentionInterval)],
+            store: store, clock: clock,
+            handlers: [gdprJob, announcementJob, ChannelRetentionJob(files: files, batchSize: config.jobs.batchSize)] + exportJobs
+                + (retention.map { [$0] } ?? []),
+            recurring: [RecurringJob(kind: ChannelRetentionJob.jobKind, interval: config.jobs.channelRetentionInterval)]
+                + (retention == nil ? [] : [RecurringJob(kind: RetentionJob.jobKind, interval: config.jobs.retentionInterval)]),
             settings: config.jobs, logger: logger)
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,

@@ -16,6 +16,10 @@ public struct GroupChannel: Sendable, Equatable, Codable {
     public var createdAt: Int64
     public var createdBy: BasicUser?
     public var operators: [BasicUser]
+    /// Its own retention (API.md §14.3); nil: off. Optional, so that events stored before these
+    /// fields existed still decode.
+    public var messageRetentionHours: Int?
+    public var messageSurvivalSeconds: Int?
 
     public init(
         channelURL: String, name: String, coverURL: String, customType: String, data: String,

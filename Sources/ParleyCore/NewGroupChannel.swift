@@ -16,6 +16,8 @@ public struct NewGroupChannel: Sendable {
     public var accessCode: String?
     public var operatorIDs: [String]
     public var inviterID: String?
+    /// Its own retention (API.md §14.3).
+    public var messagePolicy = MessagePolicy()
 
     public init(
         channelURL: String? = nil, userIDs: [String] = [], users: [NewChannelUser] = [], name: String = "",
@@ -61,6 +63,7 @@ public struct GroupChannelUpdate: Sendable {
     public var isPublic: Bool?
     public var isDistinct: Bool?
     public var accessCode: String?
+    public var messagePolicy = MessagePolicy()
 
     public init(
         name: String? = nil, coverURL: String? = nil, customType: String? = nil, data: String? = nil,

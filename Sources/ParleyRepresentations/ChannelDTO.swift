@@ -30,6 +30,13 @@ public struct ChannelDTO: JSONWritable {
             json.field("joined_member_count", channel.joinedMemberCount)
             json.field("max_length_message", maxMessageLength)
             json.field("created_at", channel.createdAt)
+            // Its own retention (API.md §14.3); Sendbird's shape for disappearing messages, -1: off.
+            json.field("message_retention_hours", channel.messageRetentionHours ?? 0)
+            json.key("disappearing_message")
+            json.object { json in
+                json.field("message_survival_seconds", channel.messageSurvivalSeconds ?? -1)
+                json.field("is_triggered_by_message_read", true)
+            }
             BasicUserDTO.writeCreatorAndOperators(channel.createdBy, channel.operators, to: &json)
             json.key("last_message")
             if let last = view.lastMessage { json.value(MessageDTO(message: last)) } else { json.null() }

@@ -15,6 +15,7 @@ public struct GroupChannelReader {
             SELECT c.channel_url, c.name, c.cover_url, c.custom_type, c.data, c.is_distinct, c.is_public, c.is_super,
                 c.is_ephemeral, c.access_code_hash IS NOT NULL AS is_access_code_required, c.is_frozen, c.member_count,
                 c.joined_member_count, c.created_at, c.created_by, c.pinned_message_ids::text[] AS pinned_message_ids,
+                c.message_retention_hours, c.message_survival_seconds,
                 cu.nickname AS creator_nickname, cu.profile_url AS creator_profile_url, cu.is_active AS creator_is_active
             FROM group_channels c LEFT JOIN users cu ON cu.user_id = c.created_by
             WHERE c.channel_url = ANY($1::text[])
@@ -25,7 +26,7 @@ public struct GroupChannelReader {
         for row in rows {
             let url: String = try row.decode("channel_url")
             let creator = try UserRepository.creator(row)
-            let channel = GroupChannel(
+            var channel = GroupChannel(
                 channelURL: url, name: try row.decode("name"), coverURL: try row.decode("cover_url"),
                 customType: try row.decode("custom_type"), data: try row.decode("data"),
                 isDistinct: try row.decode("is_distinct"), isPublic: try row.decode("is_public"),
@@ -33,6 +34,10 @@ public struct GroupChannelReader {
                 isAccessCodeRequired: try row.decode("is_access_code_required"), freeze: try row.decode("is_frozen"),
                 memberCount: try row.decode("member_count"), joinedMemberCount: try row.decode("joined_member_count"),
                 createdAt: try row.decode("created_at"), createdBy: creator, operators: []
+            )
+            let (retention, survival): (Int, Int) = (try row.decode("message_retention_hours"), try row.decode("message_survival_seconds"))
+            (channel.messageRetentionHours, channel.messageSurvivalSeconds) = (
+                retention > 0 ? retention : nil, survival > 0 ? survival : nil
             )
             channels[url] = (channel, try row.decode("pinned_message_ids", as: [String].self).compactMap { Int64($0) })
         }

@@ -164,6 +164,18 @@ public struct GroupChannelRepository {
         }
     }
 
+    /// Sets the channel's own retention (API.md §14.3); nil fields stay.
+    public func setMessagePolicy(_ channelURL: String, _ policy: MessagePolicy) throws {
+        guard !policy.isEmpty else { return }
+        try connection.query(
+            """
+            UPDATE group_channels SET message_retention_hours = COALESCE($2, message_retention_hours),
+                message_survival_seconds = COALESCE($3, message_survival_seconds)
+            WHERE channel_url = $1
+            """,
+            [channelURL, policy.retentionHours.map(Int64.init), policy.survivalSeconds.map(Int64.init)])
+    }
+
     /// Locks these channels' rows in channel_url order, before any of their member rows.
     ///
     /// The one lock order of the project: channel rows (several in channel_url order), then

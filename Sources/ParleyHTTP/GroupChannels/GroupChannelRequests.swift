@@ -17,9 +17,13 @@ struct NewGroupChannelBody: Decodable {
     @Checked var accessCode: String?
     @Checked var operatorIDs: [String]?
     @Checked var inviterID: String?
+    @Checked var messageRetentionHours: Int64?
+    @Checked var messageSurvivalSeconds: Int64?
 
     enum CodingKeys: String, CodingKey {
         case users
+        case messageRetentionHours = "message_retention_hours"
+        case messageSurvivalSeconds = "message_survival_seconds"
         case channelURL = "channel_url"
         case userIDs = "user_ids"
         case name
@@ -37,7 +41,7 @@ struct NewGroupChannelBody: Decodable {
 
     func validated(limits: Limits) throws -> NewGroupChannel {
         let users = try (self.users ?? []).map { try $0.validated() }
-        return NewGroupChannel(
+        var channel = NewGroupChannel(
             channelURL: try channelURL.map { try Validation.channelURL($0) },
             userIDs: try Validation.userIDs(userIDs ?? [], field: "user_ids"),
             users: users,
@@ -53,6 +57,9 @@ struct NewGroupChannelBody: Decodable {
             operatorIDs: try Validation.userIDs(operatorIDs ?? [], field: "operator_ids"),
             inviterID: try inviterID.map { try Validation.userID($0, field: "inviter_id") }
         )
+        channel.messagePolicy = try MessagePolicyFields.policy(
+            retentionHours: messageRetentionHours, survivalSeconds: messageSurvivalSeconds)
+        return channel
     }
 }
 
@@ -86,8 +93,12 @@ struct GroupChannelUpdateBody: Decodable {
     var isPublic: Bool?
     var isDistinct: Bool?
     @Checked var accessCode: String?
+    @Checked var messageRetentionHours: Int64?
+    @Checked var messageSurvivalSeconds: Int64?
 
     enum CodingKeys: String, CodingKey {
+        case messageRetentionHours = "message_retention_hours"
+        case messageSurvivalSeconds = "message_survival_seconds"
         case name
         case coverURL = "cover_url"
         case customType = "custom_type"
@@ -98,7 +109,7 @@ struct GroupChannelUpdateBody: Decodable {
     }
 
     func validated(limits: Limits) throws -> GroupChannelUpdate {
-        GroupChannelUpdate(
+        var update = GroupChannelUpdate(
             name: try name.map { try Validation.text($0, field: "name", max: Validation.maxChannelNameLength) },
             coverURL: try coverURL.map { try Validation.text($0, field: "cover_url", max: Validation.maxProfileURLLength) },
             customType: try customType.map { try Validation.text($0, field: "custom_type", max: Validation.maxCustomTypeLength) },
@@ -107,5 +118,22 @@ struct GroupChannelUpdateBody: Decodable {
             isDistinct: isDistinct,
             accessCode: try accessCode.map { try Validation.text($0, field: "access_code", max: Validation.maxAccessCodeLength) }
         )
+        update.messagePolicy = try MessagePolicyFields.policy(
+            retentionHours: messageRetentionHours, survivalSeconds: messageSurvivalSeconds)
+        return update
+    }
+}
+
+/// `message_retention_hours` (0: off) and `message_survival_seconds` (0 or -1: off), API.md §14.3.
+enum MessagePolicyFields {
+    static func policy(retentionHours: Int64?, survivalSeconds: Int64?) throws -> MessagePolicy {
+        if let hours = retentionHours, !(0...Int64(MessagePolicy.maxRetentionHours)).contains(hours) {
+            throw ParleyError.invalidValue("message_retention_hours", "must be between 0 (off) and \(MessagePolicy.maxRetentionHours)")
+        }
+        if let seconds = survivalSeconds, !(-1...Int64(MessagePolicy.maxSurvivalSeconds)).contains(seconds) {
+            throw ParleyError.invalidValue(
+                "message_survival_seconds", "must be -1 or 0 (off), or up to \(MessagePolicy.maxSurvivalSeconds)")
+        }
+        return MessagePolicy(retentionHours: retentionHours.map { Int($0) }, survivalSeconds: survivalSeconds.map { Int(max($0, 0)) })
     }
 }

@@ -90,6 +90,14 @@ struct AnnouncementBody: Decodable {
         case enablePush = "enable_push"
     }
 
+    /// Every content given, in whichever form, must have text: a form that loses to another is
+    /// still checked (its being empty is a mistake, not a choice).
+    private func requireContentNotEmpty() throws {
+        for content in [message?.content, dottedContent, content] where content == "" {
+            throw ParleyError.invalidValue("message.content", "must not be empty")
+        }
+    }
+
     private var type: String? { message?.type ?? dottedType ?? messageType }
     private var sender: String? { message?.userID ?? dottedUserID ?? userID }
     private var text: String? { message?.content ?? dottedContent ?? content }
@@ -98,6 +106,7 @@ struct AnnouncementBody: Decodable {
 
     /// A new announcement, each field checked.
     func announcement(limits: Limits) throws -> Announcement {
+        try requireContentNotEmpty()
         guard let sender else { throw ParleyError.missing("message.user_id") }
         guard let text else { throw ParleyError.missing("message.content") }
         guard let targetText = targetAt else { throw ParleyError.missing("target_at") }
@@ -123,6 +132,7 @@ struct AnnouncementBody: Decodable {
 
     /// An update: an `action`, or new values (the targets stay as scheduled).
     func change(limits: Limits) throws -> AnnouncementChange {
+        try requireContentNotEmpty()
         var change = AnnouncementChange()
         if let action {
             guard let parsed = AnnouncementChange.Action(rawValue: action) else {
@@ -187,102 +197,4 @@ struct AnnouncementBody: Decodable {
         }
         return type
     }
-}
-
-/// An announcement as Sendbird shows it, with its counts and open rate.
-struct AnnouncementDTO: Encodable {
-    let uniqueID: String
-    let group: String
-    let message: Message
-    let targetAt: String
-    let targetList: [String]
-    let targetChannelType: String
-    let targetUserCount: Int
-    let targetChannelCount: Int
-    let createChannel: Bool
-    let createChannelOptions: Announcement.ChannelOptions
-    let enablePush: Bool
-    let markAsRead = true
-    let status: String
-    let scheduledAt: Int64
-    let endAt: Int64
-    let ceaseAt: String
-    let resumeAt: String
-    let completedAt: Int64?
-    let sentUserCount: Int
-    let sentChannelCount: Int
-    let openCount: Int
-    let openRate: Double
-    let createdAt: Int64
-
-    struct Message: Encodable {
-        let type: String
-        let userID: String
-        let content: String
-        let customType: String
-        let data: String
-
-        enum CodingKeys: String, CodingKey {
-            case type, content, data
-            case userID = "user_id"
-            case customType = "custom_type"
-        }
-    }
-
-    init(_ announcement: Announcement) {
-        uniqueID = announcement.uniqueID
-        group = announcement.group
-        message = Message(
-            type: announcement.messageType.rawValue, userID: announcement.senderID, content: announcement.content,
-            customType: announcement.customType, data: announcement.data)
-        targetAt = announcement.target.rawValue
-        targetList = announcement.targetList
-        targetChannelType = announcement.channelType.rawValue
-        targetUserCount = announcement.progress.targetUserCount
-        targetChannelCount = announcement.progress.targetChannelCount
-        createChannel = announcement.createChannel
-        createChannelOptions = announcement.channelOptions
-        enablePush = announcement.enablePush
-        status = announcement.status.rawValue
-        scheduledAt = announcement.scheduledAt
-        endAt = announcement.endAt
-        ceaseAt = announcement.ceaseAt ?? ""
-        resumeAt = announcement.resumeAt ?? ""
-        completedAt = announcement.completedAt
-        sentUserCount = announcement.progress.sentUserCount
-        sentChannelCount = announcement.progress.sentChannelCount
-        openCount = announcement.openCount
-        openRate = Announcement.rate(announcement.openCount, of: announcement.progress.sentUserCount)
-        createdAt = announcement.createdAt
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case message, status
-        case uniqueID = "unique_id"
-        case group = "announcement_group"
-        case targetAt = "target_at"
-        case targetList = "target_list"
-        case targetChannelType = "target_channel_type"
-        case targetUserCount = "target_user_count"
-        case targetChannelCount = "target_channel_count"
-        case createChannel = "create_channel"
-        case createChannelOptions = "create_channel_options"
-        case enablePush = "enable_push"
-        case markAsRead = "mark_as_read"
-        case scheduledAt = "scheduled_at"
-        case endAt = "end_at"
-        case ceaseAt = "cease_at"
-        case resumeAt = "resume_at"
-        case completedAt = "completed_at"
-        case sentUserCount = "sent_user_count"
-        case sentChannelCount = "sent_channel_count"
-        case openCount = "open_count"
-        case openRate = "open_rate"
-        case createdAt = "created_at"
-    }
-}
-
-struct AnnouncementListDTO: Encodable {
-    let announcements: [AnnouncementDTO]
-    let next: String
 }
