@@ -127,7 +127,9 @@ public final class JobRunner: Service, Sendable {
             let slot = now / job.interval.milliseconds
             guard scheduled.withLock({ $0[job.kind] }) != slot else { continue }
             do {
-                try await store.transaction { try $0.jobs.scheduleRecurring(kind: job.kind, slot: slot, now: now) }
+                // A week of runs, or the last hundred when it runs more often than every 100 minutes.
+                let keepFor = min(604_800_000, 100 * job.interval.milliseconds)
+                try await store.transaction { try $0.jobs.scheduleRecurring(kind: job.kind, slot: slot, now: now, keepFor: keepFor) }
                 scheduled.withLock { $0[job.kind] = slot }
             } catch {
                 logger.warning("scheduling a recurring job failed", metadata: ["kind": "\(job.kind)", "error": "\(error)"])

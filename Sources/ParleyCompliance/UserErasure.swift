@@ -18,7 +18,7 @@ struct UserErasure: Sendable {
     var logBatch = 5_000
 
     enum Phase: String, Codable, Sendable {
-        case channels, account, messages, records, events, webhookDeliveries
+        case channels, account, messages, mentions, records, events, webhookDeliveries
     }
 
     struct Progress: Codable, Sendable {
@@ -87,7 +87,15 @@ struct UserErasure: Sendable {
                     (p.pendingFiles, p.cursor) = (batch.fileIDs, batch.lastID ?? 0)
                     p.count("messages", batch.removed)
                     p.count("files", batch.fileIDs.count)
-                    if batch.lastID == nil { p.advance(to: .records) }
+                    if batch.lastID == nil { p.advance(to: .mentions) }
+                }, from: progress
+            ).1
+        case .mentions:
+            // Others' messages that mention the user name the pseudonym instead.
+            return try await job.step(
+                { repositories, p in
+                    let last = try repositories.erasure.scrubMentions(of: userID, pseudonym: pseudonym, after: p.cursor, limit: logBatch)
+                    if let last { p.cursor = last } else { p.advance(to: .records) }
                 }, from: progress
             ).1
         case .records:

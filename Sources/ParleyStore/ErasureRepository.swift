@@ -95,6 +95,23 @@ public struct ErasureRepository {
         return (removed, fileIDs)
     }
 
+    /// One batch of the messages after `afterID` (by id): the user's id in their mentions becomes
+    /// the pseudonym. Returns the last message id looked at, nil when none was left.
+    public func scrubMentions(of userID: String, pseudonym: String, after afterID: Int64, limit: Int) throws -> Int64? {
+        let last = try connection.query(
+            "SELECT max(message_id) AS last FROM (SELECT message_id FROM messages WHERE message_id > $1 ORDER BY message_id LIMIT $2) b",
+            [afterID, Int64(limit)]
+        )[0]
+        guard let lastID = try last.decodeIfPresent("last", as: Int64.self) else { return nil }
+        try connection.query(
+            """
+            UPDATE messages SET mentioned_user_ids = array_replace(mentioned_user_ids, $1, $2)
+            WHERE message_id > $3 AND message_id <= $4 AND $1 = ANY(mentioned_user_ids)
+            """,
+            [userID, pseudonym, afterID, lastID])
+        return lastID
+    }
+
     /// One batch of the stored events after `afterID`: those that carry what the user did (a
     /// message they sent, their reaction, their report or one about them) or were only for them
     /// are deleted; the user is taken out of the others that name them (`parley_redact_user`).

@@ -33,16 +33,17 @@ public struct JobRepository {
     }
 
     /// Schedules the recurring job of `slot` (its id, so every instance schedules the same one)
-    /// unless one of its kind still waits or runs; forgets that kind's jobs finished a week ago.
-    public func scheduleRecurring(kind: String, slot: Int64, now: Int64) throws {
+    /// unless one of its kind still waits or runs; forgets that kind's jobs finished `keepFor`
+    /// ago (a job every few seconds keeps only its last runs).
+    public func scheduleRecurring(kind: String, slot: Int64, now: Int64, keepFor: Int64) throws {
         try connection.query(
             """
-            WITH old AS (DELETE FROM jobs WHERE kind = $2 AND status IN ('done', 'failed') AND finished_at < $3::bigint - 604800000)
+            WITH old AS (DELETE FROM jobs WHERE kind = $2 AND status IN ('done', 'failed') AND finished_at < $3::bigint - $4::bigint)
             INSERT INTO jobs (job_id, kind, params, created_at, updated_at)
             SELECT $1, $2, '{}', $3, $3 WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = $2 AND status IN ('scheduled', 'processing'))
             ON CONFLICT (job_id) DO NOTHING
             """,
-            ["\(kind)-\(slot)", kind, now])
+            ["\(kind)-\(slot)", kind, now, keepFor])
     }
 
     /// Cancels a job no instance has taken yet; false when it is already under way or over.

@@ -136,11 +136,12 @@ import Testing
                 "/v3/announcements",
                 [
                     "message": ["type": "ADMM", "user_id": cast[0], "content": "Never"], "target_at": "target_channels",
-                    "target_list": [elsewhere], "target_channel_type": "all", "unique_id": "never-1", "scheduled_at": Self.nowMillis + 500
+                    "target_list": [elsewhere], "target_channel_type": "all", "unique_id": "never-1",
+                    "scheduled_at": Self.nowMillis + 4_000
                 ])
             #expect(other.status == 200)
             #expect(try await api.put("/v3/announcements/never-1", ["action": "cancel"]).rawJSON["status"] as? String == "canceled")
-            try await Task.sleep(for: .milliseconds(900))
+            try await Task.sleep(for: .milliseconds(4_500))
             #expect(try await Self.lastMessage(api, elsewhere, as: cast.session(1)) == nil)
             let listed = try await api.get("/v3/announcements?status=canceled").rawJSON["announcements"] as? [[String: Any]]
             #expect(listed?.map { $0["unique_id"] as? String } == ["never-1"])

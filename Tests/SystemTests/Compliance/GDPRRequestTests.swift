@@ -69,7 +69,7 @@ import Testing
             defer { process.stop() }
             let watcher = try PostgresConnection(conninfo: database, logger: TestServer.logger)
             let midway = try await eventually(within: .seconds(60), every: .milliseconds(10)) {
-                let row = try watcher.query("SELECT progress ->> 'phase' AS phase, progress ->> 'cursor' AS cursor FROM jobs").first
+                let row = try watcher.query("SELECT progress ->> 'phase' AS phase, progress ->> 'cursor' AS cursor FROM jobs WHERE kind = 'gdpr'").first
                 return try row?.decodeIfPresent("phase", as: String.self) == "messages"
                     && row?.decodeIfPresent("cursor", as: String.self) != "0"
             }
@@ -89,7 +89,7 @@ import Testing
                 #expect((history.rawJSON["messages"] as? [Any] ?? [1]).isEmpty, "\(history.text)")
             }
             #expect(try watcher.query("SELECT count(*) AS n FROM messages WHERE sender_id = $1", [erin])[0].decode("n", as: Int.self) == 0)
-            #expect(try watcher.query("SELECT attempts FROM jobs")[0].decode("attempts", as: Int.self) == 2)
+            #expect(try watcher.query("SELECT attempts FROM jobs WHERE kind = 'gdpr'")[0].decode("attempts", as: Int.self) == 2)
         }
     }
 

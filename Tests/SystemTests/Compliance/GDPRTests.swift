@@ -52,6 +52,11 @@ import Testing
             // Reports stay for the moderators, without her words.
             let reports = try await api.get("/v3/report?limit=100")
             #expect((reports.rawJSON["report_logs"] as? [Any] ?? []).count == 2, "\(reports.text)")
+            // Bob's mention of her names her pseudonym now.
+            let mentioning = try PostgresConnection(conninfo: database, logger: TestServer.logger).query(
+                "SELECT mentioned_user_ids::text AS ids FROM messages WHERE message_id = $1", [Int64(bobsID)])
+            let mentioned = try mentioning.first?.decode("ids", as: String.self) ?? ""
+            #expect(!mentioned.contains(erin) && mentioned.contains("erased_"), "\(mentioned)")
             // Nothing anywhere in the database holds what she wrote, her name or her picture.
             let holding = try Self.rowsHolding(marker, in: database)
             #expect(holding.isEmpty, "\(holding.joined(separator: "\n"))")
