@@ -69,7 +69,9 @@ import Testing
             defer { process.stop() }
             let watcher = try PostgresConnection(conninfo: database, logger: TestServer.logger)
             let midway = try await eventually(within: .seconds(60), every: .milliseconds(10)) {
-                let row = try watcher.query("SELECT progress ->> 'phase' AS phase, progress ->> 'cursor' AS cursor FROM jobs WHERE kind = 'gdpr'").first
+                let row = try watcher.query(
+                    "SELECT progress ->> 'phase' AS phase, progress ->> 'cursor' AS cursor FROM jobs WHERE kind = 'gdpr'"
+                ).first
                 return try row?.decodeIfPresent("phase", as: String.self) == "messages"
                     && row?.decodeIfPresent("cursor", as: String.self) != "0"
             }
