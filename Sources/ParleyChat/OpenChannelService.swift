@@ -26,6 +26,7 @@ public struct OpenChannelService: Sendable {
         return try await store.transaction { repositories in
             try requireUsersExist(operatorIDs, repositories)
             try repositories.openChannels.insert(new, channelURL: channelURL, createdBy: caller.userID, now: now)
+            if let hours = new.messageRetentionHours { try repositories.openChannels.setRetention(channelURL, hours: hours) }
             try repositories.openChannels.addOperators(channelURL, operatorIDs)
             let channel = try Self.channel(channelURL, repositories)
             repositories.events.append(
@@ -61,6 +62,7 @@ public struct OpenChannelService: Sendable {
     public func update(_ caller: Caller, _ channelURL: String, _ update: OpenChannelUpdate) async throws -> OpenChannel {
         try await managing(caller, channelURL) { repositories in
             try repositories.openChannels.update(channelURL, update)
+            if let hours = update.messageRetentionHours { try repositories.openChannels.setRetention(channelURL, hours: hours) }
             if let operatorIDs = update.operatorIDs {
                 try requireUsersExist(operatorIDs, repositories)
                 try repositories.openChannels.replaceOperators(channelURL, operatorIDs)

@@ -14,6 +14,8 @@ public struct OpenChannel: Sendable, Equatable, Codable {
     /// The pinned message ids, newest pin first, and the newest pinned message (API.md §13.2):
     /// on the channel resource, not in events (nil there, and not coded).
     public var pinnedMessageIDs: [Int64]?
+    /// Its own retention (API.md §14.3); nil: off (optional: stored events predate it).
+    public var messageRetentionHours: Int?
     public var lastPinnedMessage: Message?
 
     enum CodingKeys: String, CodingKey {
@@ -47,6 +49,8 @@ public struct NewOpenChannel: Sendable {
     public var data: String
     public var isEphemeral: Bool
     public var operatorIDs: [String]
+    /// Its own retention (API.md §14.3); nil: none.
+    public var messageRetentionHours: Int?
 
     public init(
         channelURL: String? = nil, name: String = "", coverURL: String = "", customType: String = "", data: String = "",
@@ -69,6 +73,7 @@ public struct OpenChannelUpdate: Sendable {
     public var customType: String?
     public var data: String?
     public var operatorIDs: [String]?
+    public var messageRetentionHours: Int?
 
     public init(
         name: String? = nil, coverURL: String? = nil, customType: String? = nil, data: String? = nil, operatorIDs: [String]? = nil

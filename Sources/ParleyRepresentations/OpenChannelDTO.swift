@@ -25,6 +25,7 @@ public struct OpenChannelDTO: JSONWritable {
             json.field("participant_count", channel.participantCount)
             json.field("max_length_message", maxMessageLength)
             json.field("created_at", channel.createdAt)
+            json.field("message_retention_hours", channel.messageRetentionHours ?? 0)
             BasicUserDTO.writeCreatorAndOperators(channel.createdBy, channel.operators, to: &json)
             if let pinned = channel.pinnedMessageIDs {
                 json.key("pinned_message_ids")

@@ -47,6 +47,11 @@ public struct OpenChannelRepository {
         }
     }
 
+    /// Sets the channel's own retention (API.md §14.3; 0: off).
+    public func setRetention(_ channelURL: String, hours: Int) throws {
+        try connection.query("UPDATE open_channels SET message_retention_hours = $2 WHERE channel_url = $1", [channelURL, Int64(hours)])
+    }
+
     /// The channels with these URLs (unknown ones absent), with their creators and operators.
     public func channels(_ channelURLs: [String]) throws -> [String: OpenChannel] {
         guard !channelURLs.isEmpty else { return [:] }
@@ -142,7 +147,7 @@ public struct OpenChannelRepository {
     private static let columns = """
         c.channel_url, c.name, c.cover_url, c.custom_type, c.data, c.is_ephemeral, c.is_frozen, c.participant_count,
         c.created_at, c.created_by, c.pinned_message_ids::text[] AS pinned_message_ids, cu.nickname AS creator_nickname, cu.profile_url AS creator_profile_url,
-        cu.is_active AS creator_is_active
+        cu.is_active AS creator_is_active, c.message_retention_hours
         """
     private static let from = "open_channels c LEFT JOIN users cu ON cu.user_id = c.created_by"
 
@@ -159,6 +164,8 @@ public struct OpenChannelRepository {
                 createdAt: try row.decode("created_at"), createdBy: creator, operators: []
             )
             channels[url]?.pinnedMessageIDs = try row.decode("pinned_message_ids", as: [String].self).compactMap { Int64($0) }
+            let retention: Int = try row.decode("message_retention_hours")
+            channels[url]?.messageRetentionHours = retention > 0 ? retention : nil
         }
         guard !channels.isEmpty else { return channels }
         let operators = try connection.query(

@@ -20,8 +20,12 @@ public struct RetentionRepository {
             connection.query(
                 """
                 SELECT m.message_id, m.channel_url, m.channel_type, m.parent_message_id, m.sender_id
-                FROM group_channels c JOIN messages m ON m.channel_url = c.channel_url
-                WHERE c.message_retention_hours > 0 AND m.created_at < $1 - c.message_retention_hours::bigint * 3600000
+                FROM (
+                    SELECT channel_url, message_retention_hours FROM group_channels WHERE message_retention_hours > 0
+                    UNION ALL
+                    SELECT channel_url, message_retention_hours FROM open_channels WHERE message_retention_hours > 0
+                ) c JOIN messages m ON m.channel_url = c.channel_url
+                WHERE m.created_at < $1 - c.message_retention_hours::bigint * 3600000
                     AND NOT m.is_removed
                 ORDER BY m.created_at, m.message_id LIMIT $2 FOR UPDATE OF m SKIP LOCKED
                 """,

@@ -11,8 +11,10 @@ struct NewOpenChannelBody: Decodable {
     @Checked var data: String?
     var isEphemeral: Bool?
     @Checked var operatorIDs: [String]?
+    @Checked var messageRetentionHours: Int64?
 
     enum CodingKeys: String, CodingKey {
+        case messageRetentionHours = "message_retention_hours"
         case channelURL = "channel_url"
         case name
         case coverURL = "cover_url"
@@ -23,7 +25,7 @@ struct NewOpenChannelBody: Decodable {
     }
 
     func validated(limits: Limits) throws -> NewOpenChannel {
-        NewOpenChannel(
+        var channel = NewOpenChannel(
             channelURL: try channelURL.map { try Validation.channelURL($0) },
             name: try Validation.text(name ?? "", field: "name", max: Validation.maxChannelNameLength),
             coverURL: try Validation.text(coverURL ?? "", field: "cover_url", max: Validation.maxProfileURLLength),
@@ -32,6 +34,9 @@ struct NewOpenChannelBody: Decodable {
             isEphemeral: isEphemeral ?? false,
             operatorIDs: try Validation.userIDs(operatorIDs ?? [], field: "operator_ids")
         )
+        channel.messageRetentionHours = try MessagePolicyFields.policy(retentionHours: messageRetentionHours, survivalSeconds: nil)
+            .retentionHours
+        return channel
     }
 }
 
@@ -42,8 +47,10 @@ struct OpenChannelUpdateBody: Decodable {
     @Checked var customType: String?
     @Checked var data: String?
     @Checked var operatorIDs: [String]?
+    @Checked var messageRetentionHours: Int64?
 
     enum CodingKeys: String, CodingKey {
+        case messageRetentionHours = "message_retention_hours"
         case name
         case coverURL = "cover_url"
         case customType = "custom_type"
@@ -52,12 +59,15 @@ struct OpenChannelUpdateBody: Decodable {
     }
 
     func validated(limits: Limits) throws -> OpenChannelUpdate {
-        OpenChannelUpdate(
+        var update = OpenChannelUpdate(
             name: try name.map { try Validation.text($0, field: "name", max: Validation.maxChannelNameLength) },
             coverURL: try coverURL.map { try Validation.text($0, field: "cover_url", max: Validation.maxProfileURLLength) },
             customType: try customType.map { try Validation.text($0, field: "custom_type", max: Validation.maxCustomTypeLength) },
             data: try data.map { try Validation.data($0, max: limits.dataBytes) },
             operatorIDs: try operatorIDs.map { try Validation.userIDs($0, field: "operator_ids") }
         )
+        update.messageRetentionHours = try MessagePolicyFields.policy(retentionHours: messageRetentionHours, survivalSeconds: nil)
+            .retentionHours
+        return update
     }
 }

@@ -7,8 +7,8 @@ import Testing
 /// removes its messages past that age; `message_survival_seconds` removes each message that long
 /// after every joined member has read it, with `message_deleted`.
 @Suite struct ChannelRetentionTests {
-    static func history(_ api: API, _ channel: String) async throws -> [String] {
-        let history = try await api.get("/v3/group_channels/\(channel)/messages?message_ts=0&prev_limit=0&next_limit=20")
+    static func history(_ api: API, _ channel: String, kind: String = "group_channels") async throws -> [String] {
+        let history = try await api.get("/v3/\(kind)/\(channel)/messages?message_ts=0&prev_limit=0&next_limit=20")
         return (history.rawJSON["messages"] as? [[String: Any]])?.compactMap { $0["message"] as? String } ?? []
     }
 
@@ -37,11 +37,18 @@ import Testing
             for channel in [kept, short] {
                 #expect(try await api.post("/v3/group_channels/\(channel)/messages", ["message": "old"], as: cast.session(0)).status == 201)
             }
+            // An open channel keeps its own retention too.
+            let open = try await api.post("/v3/open_channels", ["name": "Lobby", "message_retention_hours": 1])
+            #expect(open.rawJSON["message_retention_hours"] as? Int == 1, "\(open.text)")
+            let lobby = try #require(open.rawJSON["channel_url"] as? String)
+            let admin = ["message_type": "ADMM", "message": "old"]
+            #expect(try await api.post("/v3/open_channels/\(lobby)/messages", admin).status == 201)
             time.advance(by: 2 * 3_600_000)
             #expect(try await api.post("/v3/group_channels/\(short)/messages", ["message": "new"], as: cast.session(0)).status == 201)
             time.advance(by: 1_000)
             #expect(try await eventually(within: .seconds(20)) { try await Self.history(api, short) == ["new"] })
             #expect(try await Self.history(api, kept) == ["old"])
+            #expect(try await eventually { try await Self.history(api, lobby, kind: "open_channels").isEmpty })
         }
     }
 
