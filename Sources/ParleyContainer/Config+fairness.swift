@@ -8,5 +8,9 @@ extension Config {
         config.limits.thumbnailMaxSide = try reader.int("PARLEY_THUMBNAIL_MAX_SIDE", default: 2048, range: 1...8192)
         config.files.thumbnailPixelBudget = try reader.int("PARLEY_THUMBNAIL_PIXEL_BUDGET", default: 100_000_000)
         config.files.thumbnailJobsPerUser = try reader.int("PARLEY_THUMBNAIL_JOBS_PER_USER", default: 2, range: 1...64)
+        config.addressLimits.authFailuresPerMinute = try reader.int(
+            "PARLEY_AUTH_FAILURES_PER_MINUTE", default: config.addressLimits.authFailuresPerMinute, range: 0...1_000_000)
+        config.addressLimits.uploadsPerMinute = try reader.int(
+            "PARLEY_UPLOADS_PER_MINUTE", default: config.addressLimits.uploadsPerMinute, range: 0...1_000_000)
     }
 }

@@ -11,6 +11,7 @@ import ParleyFiles
 import ParleyLinkPreviews
 import ParleyPush
 import ParleyTranslation
+import ParleyUsers
 import ParleyWebhooks
 import Postgres
 
@@ -28,6 +29,8 @@ public struct Config: Sendable {
     /// `PARLEY_TRUSTED_PROXIES`: the reverse proxies whose `Forwarded`/`X-Forwarded-*` headers
     /// name the client; from anyone else they are ignored.
     public var trustedProxies: [IPNetwork] = []
+    /// Failed authentications and uploads per client address (`AddressLimiter`).
+    public var addressLimits = AddressLimitSettings()
     /// `PARLEY_METRICS`, `PARLEY_METRICS_PORT`: where `GET /metrics` is served.
     public var metrics: MetricsExposure = .apiToken
     /// A transaction (a send) holds its connection for several round trips, so more connections

@@ -30,6 +30,8 @@ public struct Container: Sendable {
     public let authenticator: Authenticator
     /// Secondary API tokens and the API tokens' IP allow-list (API.md §14.7).
     public let apiAccess: ApiAccess
+    /// Failed authentications and uploads per client address (issue 37).
+    public let addressLimits: AddressLimiter
     public let users: UserService
     public let userMetadata: UserMetadataService
     public let groupChannels: GroupChannelService
@@ -155,20 +157,9 @@ public struct Container: Sendable {
         let groupChannels = GroupChannelService(store: store, clock: clock, settings: settings, accessCodes: accessCodes, files: files)
         let archives = SignedLinks(
             key: keys.archiveLinks, baseURL: config.resolvedPublicURL, lifetimeMillis: config.jobs.archiveLifetime.milliseconds)
-        let gdprJob = GDPRJob(
-            users: users, groupChannels: groupChannels, files: files, archives: archives, batchSize: config.jobs.batchSize)
-        let exportJobs: [any JobHandler] = ExportKind.allCases.map {
-            ExportJob($0, files: files, links: archives, pageSize: 5 * config.jobs.batchSize)
-        }
-        let announcementJob = AnnouncementJob(messages: messages, groupChannels: groupChannels, batchSize: config.jobs.batchSize)
-        let retention = config.jobs.messageRetention.map { RetentionJob(files: files, retention: $0, batchSize: config.jobs.batchSize) }
-        let jobs = JobRunner(
-            store: store, clock: clock,
-            handlers: [gdprJob, announcementJob, ChannelRetentionJob(files: files, batchSize: config.jobs.batchSize)] + exportJobs
-                + (retention.map { [$0] } ?? []),
-            recurring: [RecurringJob(kind: ChannelRetentionJob.jobKind, interval: config.jobs.channelRetentionInterval)]
-                + (retention == nil ? [] : [RecurringJob(kind: RetentionJob.jobKind, interval: config.jobs.retentionInterval)]),
-            settings: config.jobs, logger: logger)
+        let jobs = Self.jobRunner(
+            config, store: store, clock: clock, users: users, groupChannels: groupChannels, messages: messages, files: files,
+            archives: archives, logger: logger)
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
             tasks: tasks)
@@ -178,6 +169,7 @@ public struct Container: Sendable {
             clock: clock,
             authenticator: authenticator,
             apiAccess: ApiAccess(store: store, clock: clock, authenticator: authenticator),
+            addressLimits: AddressLimiter(store: store, clock: clock, settings: config.addressLimits),
             users: users,
             userMetadata: UserMetadataService(store: store),
             groupChannels: groupChannels,

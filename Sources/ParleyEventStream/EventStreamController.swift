@@ -26,11 +26,16 @@ public struct EventStreamController: Sendable {
     public let fileLinks: FileLinkIssuer
     public let maxMessageLength: Int
     public let logger: Logger
+    /// Failed authentications per client address, as on HTTP routes.
+    public let addressLimits: AddressLimiter
+    public let clients: ForwardedClient
 
     public init(
         realtime: Realtime, participants: ParticipantService, authenticator: Authenticator, fileLinks: FileLinkIssuer,
-        maxMessageLength: Int, logger: Logger
+        maxMessageLength: Int, logger: Logger, addressLimits: AddressLimiter, clients: ForwardedClient
     ) {
+        self.addressLimits = addressLimits
+        self.clients = clients
         self.realtime = realtime
         self.participants = participants
         self.authenticator = authenticator
@@ -75,8 +80,14 @@ public struct EventStreamController: Sendable {
         case refused(code: UInt16, reason: String)
     }
 
-    /// Authenticates the stream and registers its socket.
-    public func open(token: String?, after: Int64?, _ channel: any Channel, _ wire: WireWriter, _ closer: StreamCloser) async -> Opening {
+    /// Authenticates the stream and registers its socket; `address` is the client's, for the
+    /// failed authentications it may still make.
+    public func open(
+        token: String?, after: Int64?, address: String, _ channel: any Channel, _ wire: WireWriter, _ closer: StreamCloser
+    ) async -> Opening {
+        if let wait = addressLimits.refusal(.authFailure, address) {
+            return .refused(code: StreamCloseCode.rateLimited, reason: "Too many failed authentications; retry in \(wait) s")
+        }
         let authentication: Authentication
         do {
             guard let token else { throw ParleyError.invalidSessionToken }
@@ -85,6 +96,7 @@ public struct EventStreamController: Sendable {
             // Not the token's fault (the database is busy or away): the client retries.
             return .refused(code: 1011, reason: "Try again shortly")
         } catch {
+            _ = await addressLimits.count(.authFailure, address)
             return .refused(code: StreamCloseCode.unauthorized, reason: "Invalid session token")
         }
         guard let token, let userID = authentication.caller.userID else {

@@ -30,6 +30,8 @@ final class EventStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let wire: WireWriter
     private let closer: StreamCloser
     private var token: String?
+    /// The client's address, for the failed authentications it may make.
+    private let address: String
     private var after: Int64?
     private let afterIsValid: Bool
     private var phase = Phase.awaitingAuth(nil)
@@ -48,8 +50,9 @@ final class EventStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// - Parameters:
     ///   - query: the upgrade request's query (`after=…`).
-    init(controller: EventStreamController, wire: WireWriter, closer: StreamCloser, token: String?, query: Substring?) {
+    init(controller: EventStreamController, wire: WireWriter, closer: StreamCloser, token: String?, query: Substring?, address: String) {
         self.controller = controller
+        self.address = address
         self.wire = wire
         self.closer = closer
         self.token = token
@@ -137,10 +140,10 @@ final class EventStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func beginOpening() {
         phase = .opening
-        let (controller, token, after, channel, wire, closer) = (controller, token, after, channel!, wire, closer)
+        let (controller, token, after, address, channel, wire, closer) = (controller, token, after, address, channel!, wire, closer)
         let this = NIOLoopBound(self, eventLoop: channel.eventLoop)
         controller.realtime.tasks.spawn("opening an event stream") {
-            let opening = await controller.open(token: token, after: after, channel, wire, closer)
+            let opening = await controller.open(token: token, after: after, address: address, channel, wire, closer)
             channel.eventLoop.execute { this.value.opened(opening) }
         }
     }

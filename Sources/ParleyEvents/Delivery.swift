@@ -44,6 +44,9 @@ public enum StreamCloseCode {
     public static let tooManySockets: UInt16 = 4008
     /// The client did not read fast enough; reconnect with `after`.
     public static let tooSlow: UInt16 = 4009
+    /// Too many failed authentications from the client's address (issue 37); the reason says
+    /// in how many seconds to try again.
+    public static let rateLimited: UInt16 = 4029
 }
 
 /// An event's frame, rendered by the first socket that sends it and reused by the others: a

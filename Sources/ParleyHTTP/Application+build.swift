@@ -118,6 +118,7 @@ public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
             errors: ErrorResponses(), maxJSONBodyBytes: container.config.limits.jsonBodyBytes,
             requestLog: RequestLog(clients: ForwardedClient(trusted: container.config.trustedProxies)),
             metrics: container.config.metrics == .off ? nil : RequestMetrics()))
+    router.add(middleware: AddressLimitMiddleware(limiter: container.addressLimits))
     if let directory = container.config.webDirectory { WebPages.add(to: router, directory: directory) }
     addEndpoints(to: router, container: container)
     MethodNotAllowed.register(on: router)
@@ -136,7 +137,8 @@ func buildEventStream(container: Container) -> EventStreamController {
     EventStreamController(
         realtime: container.realtime, participants: container.participants, authenticator: container.authenticator,
         fileLinks: FileLinkIssuer(baseURL: container.config.resolvedPublicURL, keys: container.files.authKeys, clock: container.clock),
-        maxMessageLength: container.config.limits.messageLength, logger: container.logger
+        maxMessageLength: container.config.limits.messageLength, logger: container.logger,
+        addressLimits: container.addressLimits, clients: ForwardedClient(trusted: container.config.trustedProxies)
     )
 }
 

@@ -19,8 +19,8 @@ public struct ForwardedClient: Sendable {
     }
 
     public struct Origin: Equatable {
-        var address: String
-        var scheme: String
+        public internal(set) var address: String
+        public internal(set) var scheme: String
     }
 
     public static let forwarded = HTTPField.Name("Forwarded")!

@@ -159,6 +159,7 @@ public struct Repositories {
     public var messageDedup: MessageDedupRepository { MessageDedupRepository(connection: connection) }
     public var receipts: ReceiptRepository { ReceiptRepository(connection: connection) }
     public var sendRates: SendRateRepository { SendRateRepository(connection: connection) }
+    public var addressLimits: AddressLimitRepository { AddressLimitRepository(connection: connection) }
     public var bans: ModerationRepository { ModerationRepository(connection: connection, kind: .ban) }
     public var mutes: ModerationRepository { ModerationRepository(connection: connection, kind: .mute) }
     public var customTypeBans: CustomTypeRestrictionRepository { CustomTypeRestrictionRepository(connection: connection, kind: .ban) }

@@ -22,10 +22,11 @@ final class EventSocket: Sendable {
 
     /// Connects to `port` with the token in the upgrade's headers (or none, for a browser's
     /// auth frame), and `query` (`after=…`).
-    init(port: Int, token: String?, query: String = "") {
+    init(port: Int, token: String?, query: String = "", headers: HTTPFields = [:]) {
         var configuration = WebSocketClientConfiguration()
         // Long messages make frames beyond the client's default limit (16 KiB).
         configuration.maxFrameSize = 1 << 22
+        configuration.additionalHeaders = headers
         if let token { configuration.additionalHeaders[HTTPField.Name("Session-Token")!] = token }
         let (frames, outgoing) = AsyncStream.makeStream(of: String.self)
         self.outgoing = outgoing

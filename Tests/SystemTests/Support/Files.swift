@@ -25,7 +25,7 @@ extension API {
     /// segment of the channel's kind; `resource`: `scheduled_messages` for a scheduled upload).
     func upload(
         _ channelURL: String, _ fields: [String: String] = [:], file: FormFile?, as credential: Credential = .admin,
-        kind: String = "group_channels", resource: String = "messages"
+        kind: String = "group_channels", resource: String = "messages", headers extra: HTTPFields = [:]
     ) async throws -> APIResponse {
         let boundary = "parley-test-\(UUID().uuidString)"
         var body: [UInt8] = []
@@ -43,7 +43,7 @@ extension API {
         add("--\(boundary)--\r\n")
         let response = try await bytes(
             .post, "/v3/\(kind)/\(channelURL)/\(resource)", body: body,
-            headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], as: credential
+            headers: extra.merging([.contentType: "multipart/form-data; boundary=\(boundary)"]), as: credential
         )
         return APIResponse(status: response.status, headers: response.headers, text: String(decoding: response.bytes, as: UTF8.self))
     }
@@ -138,5 +138,14 @@ enum Media {
     /// Random bytes (not an image, whatever the label says).
     static func random(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255) }
+    }
+}
+
+extension HTTPFields {
+    /// These fields with `other`'s set over them.
+    func merging(_ other: HTTPFields) -> HTTPFields {
+        var merged = self
+        for field in other { merged[field.name] = field.value }
+        return merged
     }
 }

@@ -33,6 +33,9 @@ final class ServerProcess: Sendable {
         environment["PARLEY_LOG_LEVEL"] = "error"
         // As on the in-process servers: jobs only where a test of them asks for them.
         environment["PARLEY_JOBS"] = "false"
+        // The tests' requests all come from 127.0.0.1 (AddressLimitTests sets limits in process).
+        environment["PARLEY_AUTH_FAILURES_PER_MINUTE"] = "0"
+        environment["PARLEY_UPLOADS_PER_MINUTE"] = "0"
         environment["PARLEY_MIGRATIONS_DIR"] = TestServer.packageRoot.appendingPathComponent("migrations").path
         environment["PARLEY_FILE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("parley-proc-\(UUID())").path
         environment.merge(extra) { _, new in new }

@@ -36,6 +36,10 @@ enum TestServer {
         config.databaseAcquireTimeout = .seconds(60)
         // Tests send in bursts; the flood test turns the limit back on.
         config.limits.messagesPerSecond = 0
+        // Every test's requests come from 127.0.0.1, hundreds of servers' at once on one database:
+        // the limits per address are for AddressLimitTests, which sets them.
+        config.addressLimits.authFailuresPerMinute = 0
+        config.addressLimits.uploadsPerMinute = 0
         // Each server stores uploads in a folder of its own.
         config.fileDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
         config.publicURL = "http://files.test"

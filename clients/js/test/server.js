@@ -51,6 +51,9 @@ export class ParleyServer {
         PARLEY_PUBLIC_URL: this.baseUrl,
         // The tests send faster than a person: no flood limit.
         PARLEY_FLOOD_MESSAGES_PER_SECOND: "0",
+        // Every test's requests come from 127.0.0.1: no limits per address either.
+        PARLEY_AUTH_FAILURES_PER_MINUTE: "0",
+        PARLEY_UPLOADS_PER_MINUTE: "0",
         ...this.environment,
       },
       stdio: ["ignore", "ignore", "inherit"],

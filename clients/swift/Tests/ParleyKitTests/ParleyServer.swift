@@ -41,7 +41,9 @@ final class ParleyServer: @unchecked Sendable {
             "PARLEY_MIGRATIONS_DIR": Self.repositoryRoot.appendingPathComponent("migrations").path,
             "PARLEY_PUBLIC_URL": "http://127.0.0.1:\(port)",
             // The tests send faster than a person: no flood limit.
-            "PARLEY_FLOOD_MESSAGES_PER_SECOND": "0"
+            "PARLEY_FLOOD_MESSAGES_PER_SECOND": "0",
+            // Every test's requests come from 127.0.0.1: no limits per address either.
+            "PARLEY_AUTH_FAILURES_PER_MINUTE": "0", "PARLEY_UPLOADS_PER_MINUTE": "0"
         ]) { _, new in new }
         try process.run()
         self.process = process
