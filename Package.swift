@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "ParleyFiles",
             dependencies: [
-                "ByteCoding", "ParleyCore", "ParleyStore", "CVipsShim", crypto, nioCore, nioPosix, logging, metrics,
+                "ByteCoding", "ParleyCore", "ParleyStore", "CVipsShim", "S3Storage", crypto, nioCore, nioPosix, logging, metrics,
                 serviceLifecycle
             ]
         ),
@@ -124,6 +124,8 @@ let package = Package(
         .target(name: "OutboundPolicy"),
         // Outbound HTTP over libcurl's multi interface; the only importer of CCurl.
         .target(name: "CurlHTTP", dependencies: ["CCurl", "OutboundPolicy"]),
+        // S3-compatible object storage over CurlHTTP: Signature V4, objects and multipart uploads.
+        .target(name: "S3Storage", dependencies: ["CurlHTTP", crypto]),
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
         .target(name: "ParleyTranslation", dependencies: ["OwnedTasks", "ParleyCore", "CurlHTTP", metrics]),
         // Link previews (API.md §11.1): the head scanner and the guarded fetch.
@@ -155,7 +157,7 @@ let package = Package(
             dependencies: [
                 "ParleyPush", "ParleyCompliance", "ParleyBots", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyUsers", "ParleyChat",
                 "ParleyModeration", "ParleyFiles", "ParleyEvents", "Postgres", "ParleyTranslation", "ParleyWebhooks",
-                "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire", crypto, logging, prometheus,
+                "ParleyLinkPreviews", "CurlHTTP", "OutboundPolicy", "HTTPWire", "S3Storage", crypto, logging, prometheus,
                 serviceLifecycle
             ]
         ),

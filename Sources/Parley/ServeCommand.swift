@@ -56,6 +56,12 @@ extension MigrationStatus {
 /// fail, and new files would be stored under a key the old ones do not share. A few files that do
 /// not open while others do are damaged ones, logged.
 func checkFileKey(_ container: Container, logger: Logger) async throws {
+    do {
+        try await container.files.prepareStorage()
+    } catch {
+        await container.shutdown()
+        throw StartupRefusal("The file store (PARLEY_FILE_STORE=s3) cannot be used: \(error)")
+    }
     let check = await container.files.checkMasterKey()
     if check.isWrongKey {
         await container.shutdown()

@@ -14,6 +14,7 @@ import ParleyTranslation
 import ParleyUsers
 import ParleyWebhooks
 import Postgres
+import S3Storage
 
 /// Everything the server reads from its environment, with the defaults docs/CONFIGURATION.md documents.
 public struct Config: Sendable {
@@ -54,6 +55,9 @@ public struct Config: Sendable {
     public var fileKey: [UInt8] = SecretHashing.randomBytes(32)
     /// Where uploaded files are stored; defaults to `files` under the data folder.
     public var fileDirectory: String?
+    /// `PARLEY_FILE_STORE=s3` and `PARLEY_S3_*`: files in an S3-compatible bucket; nil: in
+    /// `fileDirectory`.
+    public var objectStore: S3Settings?
     /// The address clients reach this server at (behind a proxy, the proxy's), for file URLs.
     public var publicURL: String?
     /// The web pages' folder (`app/`, `console/`, `sdk/`), served at `/app/`, `/console/` and
@@ -202,6 +206,7 @@ public struct Config: Sendable {
         try readPush(into: &config, reader)
         try readConversations(into: &config, reader)
         try readCompliance(into: &config, reader)
+        try readFileStore(into: &config, reader)
         return config
     }
 

@@ -19,6 +19,7 @@ import ParleyUsers
 import ParleyWebhooks
 import Postgres
 import Prometheus
+import S3Storage
 import ServiceLifecycle
 
 /// The services of one server process, built once from `Config`: the only place where concrete
@@ -127,7 +128,9 @@ public struct Container: Sendable {
         let migrator = Migrator(directory: URL(fileURLWithPath: config.migrationsDirectory), logger: logger)
         var fileSettings = config.files
         fileSettings.maxUploadBytes = Int64(config.limits.uploadBytes)
-        let fileStorage = try FileStorage(root: config.fileDirectory ?? config.dataDirectory + "/files")
+        let fileStorage = try FileStorage(
+            root: config.fileDirectory ?? config.dataDirectory + "/files",
+            objects: try config.objectStore.map { try S3Client(http: outbound, settings: $0) })
         // libvips's operation cache stays off (it never hits for uploads, and would keep decoded
         // images); its threads per image are capped.
         try Thumbnailer.start(cacheMaxBytes: 0, concurrency: min(ProcessInfo.processInfo.activeProcessorCount, 4))

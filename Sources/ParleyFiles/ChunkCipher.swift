@@ -4,7 +4,7 @@ import ParleyCore
 
 /// Seals and opens the chunks of one stored file with its data key. Public so that the file
 /// benchmark measures exactly this code against `openssl speed`.
-public struct ChunkCipher {
+public struct ChunkCipher: Sendable {
     let format: EncryptedFileFormat
     let key: SymmetricKey
 

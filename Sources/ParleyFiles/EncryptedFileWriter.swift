@@ -8,19 +8,21 @@ import ParleyCore
 
 /// Writes one stored file: plaintext goes in as it arrives, sealed chunks go to a temporary file,
 /// and `commit` makes the file appear whole under its final name (fsync, rename, fsync of the
-/// folder), so a crash at any point leaves either no file or a complete one. Not thread-safe:
-/// one upload owns it.
-public final class EncryptedFileWriter {
+/// folder), so a crash at any point leaves either no file or a complete one; or `seal` finishes
+/// the temporary file for the object store to take (`FileStorage.commit`). Not thread-safe: one
+/// upload owns it, handing it from one step to the next (hence unchecked).
+public final class EncryptedFileWriter: @unchecked Sendable {
     private let cipher: ChunkCipher
-    private let temporaryPath: String
-    private let finalPath: String
+    let temporaryPath: String
+    /// Nil when the file goes to the object store from `temporaryPath`.
+    private let finalPath: String?
     private var descriptor: Int32
     /// Plaintext of the chunk being filled.
     private var pending: [UInt8] = []
     private var chunkIndex = 0
     public private(set) var plaintextSize: Int64 = 0
 
-    public init(fileID: String, temporaryPath: String, finalPath: String, keyring: FileKeyring) throws {
+    public init(fileID: String, temporaryPath: String, finalPath: String?, keyring: FileKeyring) throws {
         let format = EncryptedFileFormat(noncePrefix: SecretHashing.randomBytes(EncryptedFileFormat.noncePrefixSize))
         let dataKey = keyring.newDataKey()
         let header = format.headerPrefix + (try keyring.wrap(dataKey, fileID: fileID, headerPrefix: format.headerPrefix))
@@ -68,6 +70,7 @@ public final class EncryptedFileWriter {
 
     /// Seals the last chunk, makes the file durable and gives it its final name.
     public func commit() throws {
+        guard let finalPath else { throw FileStorageError.io("committing a file meant for the object store", EINVAL) }
         try pending.withUnsafeBytes { try sealAndWrite($0, isLast: true) }
         pending = []
         guard fsync(descriptor) == 0 else { throw FileStorageError.io("fsync of \(temporaryPath)", errno) }
@@ -75,6 +78,15 @@ public final class EncryptedFileWriter {
         descriptor = -1
         guard rename(temporaryPath, finalPath) == 0 else { throw FileStorageError.io("renaming to \(finalPath)", errno) }
         try Self.syncFolder(of: finalPath)
+    }
+
+    /// Seals the last chunk and closes the temporary file, which is then the caller's to send
+    /// and remove (no fsync: it is read back at once, and a crash loses an unacknowledged upload).
+    func seal() throws {
+        try pending.withUnsafeBytes { try sealAndWrite($0, isLast: true) }
+        pending = []
+        close(descriptor)
+        descriptor = -1
     }
 
     /// Drops an unfinished file (idempotent; also what happens if the writer is dropped).

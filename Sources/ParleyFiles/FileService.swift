@@ -54,9 +54,9 @@ public struct FileService: Sendable {
         let made = boxes.isEmpty ? [] : await thumbnails.make(for: upload, boxes: boxes, owner: owner)
         upload.dropSource()
         do {
-            try await BlockingWork.run { try upload.writer.commit() }
+            try await storage.commit(upload.writer, upload.fileID)
         } catch {
-            storage.remove(upload.fileID)
+            await storage.remove([upload.fileID])
             throw error
         }
         let detected: String? =
@@ -69,6 +69,12 @@ public struct FileService: Sendable {
         return StoredUpload(fileID: upload.fileID, size: upload.size, detectedType: detected, thumbnails: made)
     }
 
+    /// Makes sure the object store's bucket is there and these keys reach it (at start, before
+    /// the first upload); nothing to do for the local folder.
+    public func prepareStorage() async throws {
+        try await storage.objects?.ensureBucket()
+    }
+
     /// Deletes a stored file that no message took (the send failed).
     public func discard(_ fileID: String) async {
         await removeStoredFiles([fileID])
@@ -76,8 +82,7 @@ public struct FileService: Sendable {
 
     /// Deletes the stored bytes of files whose rows are gone (after the removal has committed).
     public func removeStoredFiles(_ fileIDs: [String]) async {
-        let storage = storage
-        _ = try? await BlockingWork.run { fileIDs.forEach(storage.remove) }
+        await storage.remove(fileIDs)
     }
 
     /// `POST /v3/users/{user_id}/file_auth_key`: a key for the user (the user or the admin).
@@ -117,9 +122,7 @@ public struct FileService: Sendable {
             name = "thumbnail\(thumbnail)-" + name
             etag = "\"\(fileID).t\(thumbnail)\""
         }
-        let path = storage.path(fileID, thumbnail: thumbnail)
-        let keyring = keyring
-        let reader = try await BlockingWork.run { try EncryptedFileReader(path: path, fileID: fileID, keyring: keyring) }
+        let reader = try await storage.open(fileID, thumbnail: thumbnail, keyring: keyring)
         return FileDownload(name: name, contentType: type, etag: etag, reader: reader)
     }
 
@@ -150,7 +153,7 @@ public struct FileDownload: Sendable {
         guard !range.isEmpty else { return FileRangeStream(reader: reader, range: range, firstChunk: nil) }
         let reader = reader
         let index = Int(range.lowerBound / Int64(reader.chunkSize))
-        let first = try await BlockingWork.run { try reader.chunk(index) }
+        let first = try await reader.chunk(index)
         return FileRangeStream(reader: reader, range: range, firstChunk: first)
     }
 }

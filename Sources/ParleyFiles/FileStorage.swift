@@ -1,18 +1,26 @@
 import Foundation
 import ParleyCore
+import S3Storage
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Where stored files live: `<root>/<first two characters of the id>/<id>` for a file and
-/// `<id>.t1`…`<id>.t3` beside it for its thumbnails; uploads in progress in `<root>/tmp`.
-/// Several instances may share the folder: names are random and writes are atomic renames.
+/// Where stored files live: under `root` as `<first two characters of the id>/<id>`, and
+/// `<id>.t1`…`<id>.t3` beside it for its thumbnails; or, with an object store
+/// (`PARLEY_FILE_STORE=s3`), as objects of those names, `root` then holding only uploads in
+/// progress. Either way uploads in progress are sealed into `<root>/tmp` first. Several instances
+/// may share the folder or the bucket: names are random and every write appears whole (a rename,
+/// or an object put once complete). The bytes are sealed by Parley before they reach either: the
+/// store never sees plaintext.
 public struct FileStorage: Sendable {
     public let root: String
+    /// The object store, when files live there.
+    public let objects: S3Client?
 
-    public init(root: String) throws {
+    public init(root: String, objects: S3Client? = nil) throws {
         self.root = root
+        self.objects = objects
         try FileManager.default.createDirectory(atPath: root + "/tmp", withIntermediateDirectories: true)
     }
 
@@ -26,58 +34,132 @@ public struct FileStorage: Sendable {
         text.utf8.count == 32 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
     }
 
-    /// The path of the file (`thumbnail` nil) or of its thumbnail 1…3.
+    /// The name of the file (`thumbnail` nil) or of its thumbnail 1…3, relative to the root or
+    /// the bucket.
+    static func name(_ fileID: String, thumbnail: Int? = nil) -> String {
+        "\(fileID.prefix(2))/\(fileID)" + (thumbnail.map { ".t\($0)" } ?? "")
+    }
+
+    /// The local path of that name.
     func path(_ fileID: String, thumbnail: Int? = nil) -> String {
-        "\(root)/\(fileID.prefix(2))/\(fileID)" + (thumbnail.map { ".t\($0)" } ?? "")
+        "\(root)/\(Self.name(fileID, thumbnail: thumbnail))"
     }
 
-    /// A writer whose `commit` puts the file (or thumbnail) in place.
+    /// A writer for the file (or thumbnail); `commit(_:)` puts it in place.
     func writer(_ fileID: String, thumbnail: Int? = nil, keyring: FileKeyring) throws -> EncryptedFileWriter {
-        let finalPath = path(fileID, thumbnail: thumbnail)
-        try FileManager.default.createDirectory(atPath: "\(root)/\(fileID.prefix(2))", withIntermediateDirectories: true)
         let temporary = "\(root)/tmp/\(fileID)\(thumbnail.map { ".t\($0)" } ?? "").\(FileStorage.newFileID()).part"
-        return try EncryptedFileWriter(fileID: fileID, temporaryPath: temporary, finalPath: finalPath, keyring: keyring)
+        guard objects == nil else {
+            return try EncryptedFileWriter(fileID: fileID, temporaryPath: temporary, finalPath: nil, keyring: keyring)
+        }
+        try FileManager.default.createDirectory(atPath: "\(root)/\(fileID.prefix(2))", withIntermediateDirectories: true)
+        return try EncryptedFileWriter(
+            fileID: fileID, temporaryPath: temporary, finalPath: path(fileID, thumbnail: thumbnail), keyring: keyring)
     }
 
-    /// Deletes a file and its thumbnails; missing ones are fine.
-    func remove(_ fileID: String) {
-        guard Self.isFileID(fileID) else { return }
-        unlink(path(fileID))
-        for thumbnail in 1...3 { unlink(path(fileID, thumbnail: thumbnail)) }
+    /// Puts a finished file in place: renamed into the folder, or sent to the object store in
+    /// parts read from its temporary file (memory holds one part) and the temporary removed.
+    func commit(_ writer: EncryptedFileWriter, _ fileID: String, thumbnail: Int? = nil) async throws {
+        guard let objects else { return try await BlockingWork.run { try writer.commit() } }
+        let temporary = writer.temporaryPath
+        defer { unlink(temporary) }
+        try await BlockingWork.run { try writer.seal() }
+        let source = try LocalSealedSource(path: temporary)
+        try await objects.upload(Self.name(fileID, thumbnail: thumbnail), size: source.size) { offset, count in
+            try await source.read(at: offset, count: count)
+        }
+    }
+
+    /// Opens the file (or thumbnail) for reading.
+    func open(_ fileID: String, thumbnail: Int? = nil, keyring: FileKeyring) async throws -> EncryptedFileReader {
+        let source: any SealedSource
+        if let objects {
+            source = try await ObjectSealedSource.open(objects, key: Self.name(fileID, thumbnail: thumbnail))
+        } else {
+            let path = path(fileID, thumbnail: thumbnail)
+            source = try await BlockingWork.run { try LocalSealedSource(path: path) }
+        }
+        return try await EncryptedFileReader.open(source, fileID: fileID, keyring: keyring)
+    }
+
+    /// Deletes files and their thumbnails; missing ones are fine, and so is a store that fails
+    /// now (the sweeper removes what is left without a row).
+    func remove(_ fileIDs: [String]) async {
+        let fileIDs = fileIDs.filter { Self.isFileID($0) }
+        let names: [String] = fileIDs.flatMap { id in [nil, 1, 2, 3].map { Self.name(id, thumbnail: $0) } }
+        if let objects {
+            for name in names { try? await objects.delete(name) }
+        } else {
+            let root = root
+            _ = try? await BlockingWork.run { for name in names { unlink("\(root)/\(name)") } }
+        }
     }
 
     /// The ids of up to `limit` stored files, the first found (for checking the master key).
-    func someFileIDs(limit: Int) -> [String] {
+    func someFileIDs(limit: Int) async throws -> [String] {
+        if let objects {
+            let page = try await objects.list()
+            return Array(page.objects.compactMap { Self.fileID(ofName: $0.key, thumbnails: false) }.prefix(limit))
+        }
+        let root = root
+        return try await BlockingWork.run { LocalFiles(root: root).fileIDs(modifiedBefore: nil, limit: limit) }
+    }
+
+    /// Stored files and temporary files last changed before `cutoff`: the sweeper's candidates.
+    func entries(olderThan cutoff: Date) async throws -> (fileIDs: Set<String>, temporaryPaths: [String]) {
+        let local = LocalFiles(root: root)
+        let temporary = try await BlockingWork.run { local.temporaryPaths(modifiedBefore: cutoff) }
+        guard let objects else {
+            return (Set(try await BlockingWork.run { local.fileIDs(modifiedBefore: cutoff, limit: .max) }), temporary)
+        }
+        var fileIDs = Set<String>()
+        var continuation: String?
+        repeat {
+            let page = try await objects.list(after: continuation)
+            for object in page.objects where object.lastModified < cutoff {
+                if let id = Self.fileID(ofName: object.key, thumbnails: true) { fileIDs.insert(id) }
+            }
+            continuation = page.next
+        } while continuation != nil
+        return (fileIDs, temporary)
+    }
+
+    /// The file id a stored name belongs to (`ab/<id>`, or `ab/<id>.t1` with `thumbnails`).
+    static func fileID(ofName name: String, thumbnails: Bool) -> String? {
+        guard let last = name.split(separator: "/").last else { return nil }
+        let parts = last.split(separator: ".")
+        guard let id = parts.first, isFileID(id), parts.count == 1 || (thumbnails && parts.count == 2) else { return nil }
+        return String(id)
+    }
+}
+
+/// The local folder's listings (blocking: called on the blocking pool).
+struct LocalFiles {
+    let root: String
+
+    /// Up to `limit` stored files (and thumbnails) changed before `cutoff`, or the first files
+    /// found (no thumbnails).
+    func fileIDs(modifiedBefore cutoff: Date?, limit: Int) -> [String] {
         var found: [String] = []
         let manager = FileManager.default
         for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where folder != "tmp" {
-            for name in (try? manager.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? [] where Self.isFileID(name) {
-                found.append(name)
+            for name in (try? manager.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? [] {
+                guard let id = FileStorage.fileID(ofName: name, thumbnails: cutoff != nil) else { continue }
+                if let cutoff, !isOlder("\(root)/\(folder)/\(name)", than: cutoff) { continue }
+                found.append(id)
                 if found.count == limit { return found }
             }
         }
         return found
     }
 
-    /// Stored files and temporary files last changed before `cutoff`: the sweeper's candidates.
-    func entries(olderThan cutoff: Date) -> (fileIDs: Set<String>, temporaryPaths: [String]) {
-        let manager = FileManager.default
-        var fileIDs = Set<String>()
-        var temporary: [String] = []
-        func isOld(_ path: String) -> Bool {
-            ((try? manager.attributesOfItem(atPath: path)[.modificationDate]) as? Date).map { $0 < cutoff } ?? false
-        }
-        for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? [] {
-            let folderPath = "\(root)/\(folder)"
-            for name in (try? manager.contentsOfDirectory(atPath: folderPath)) ?? [] {
-                let path = "\(folderPath)/\(name)"
-                if folder == "tmp" {
-                    if isOld(path) { temporary.append(path) }
-                } else if let id = name.split(separator: ".").first, Self.isFileID(id), isOld(path) {
-                    fileIDs.insert(String(id))
-                }
-            }
-        }
-        return (fileIDs, temporary)
+    /// Unfinished uploads changed before `cutoff`.
+    func temporaryPaths(modifiedBefore cutoff: Date) -> [String] {
+        let folder = "\(root)/tmp"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).map { "\(folder)/\($0)" }
+            .filter { isOlder($0, than: cutoff) }
+    }
+
+    private func isOlder(_ path: String, than cutoff: Date) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date).map { $0 < cutoff } ?? false
     }
 }

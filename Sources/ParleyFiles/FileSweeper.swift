@@ -38,14 +38,14 @@ public struct FileSweeper: Service {
     public func sweep(now: Date = Date()) async throws -> Int {
         let storage = storage
         let cutoff = now.addingTimeInterval(-gracePeriod)
-        let (candidates, temporary) = try await BlockingWork.run { storage.entries(olderThan: cutoff) }
+        let (candidates, temporary) = try await storage.entries(olderThan: cutoff)
         var removed = 0
         let ids = Array(candidates)
         for start in stride(from: 0, to: ids.count, by: 1000) {
             let batch = Array(ids[start..<min(start + 1000, ids.count)])
             let known = try await store.read { try $0.files.known(batch, now: Int64(now.timeIntervalSince1970 * 1000)) }
             let orphans = batch.filter { !known.contains($0) }
-            _ = try await BlockingWork.run { orphans.forEach(storage.remove) }
+            await storage.remove(orphans)
             removed += orphans.count
         }
         _ = try await BlockingWork.run { temporary.forEach { unlink($0) } }

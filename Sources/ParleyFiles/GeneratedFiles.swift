@@ -12,7 +12,7 @@ extension FileService {
         let sink = GeneratedFileSink(writer: try storage.writer(fileID, keyring: keyring))
         do {
             try await write(sink)
-            try await BlockingWork.run { try sink.writer.commit() }
+            try await storage.commit(sink.writer, fileID)
         } catch {
             sink.writer.abort()
             throw error
@@ -23,9 +23,8 @@ extension FileService {
     /// Opens a generated file for a caller the linking resource has authorised.
     public func openGenerated(_ fileID: String, name: String, contentType: String) async throws -> FileDownload {
         guard FileStorage.isFileID(fileID) else { throw Self.notFound }
-        let (path, keyring) = (storage.path(fileID), keyring)
         do {
-            let reader = try await BlockingWork.run { try EncryptedFileReader(path: path, fileID: fileID, keyring: keyring) }
+            let reader = try await storage.open(fileID, keyring: keyring)
             return FileDownload(name: name, contentType: contentType, etag: "\"\(fileID)\"", reader: reader)
         } catch {
             throw Self.notFound
@@ -36,10 +35,7 @@ extension FileService {
     /// copies the user's files); nil when it is gone.
     public func readStored(_ fileID: String, _ consume: (Data) async throws -> Void) async throws -> Bool {
         guard FileStorage.isFileID(fileID) else { return false }
-        let (path, keyring) = (storage.path(fileID), keyring)
-        guard let reader = try? await BlockingWork.run({ try EncryptedFileReader(path: path, fileID: fileID, keyring: keyring) }) else {
-            return false
-        }
+        guard let reader = try? await storage.open(fileID, keyring: keyring) else { return false }
         try await reader.read(0..<reader.plaintextSize, firstChunk: nil, consume)
         return true
     }

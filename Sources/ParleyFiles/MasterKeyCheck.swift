@@ -19,19 +19,21 @@ public struct MasterKeyCheck: Sendable, Equatable {
 extension FileService {
     /// Opens up to `sample` stored files (the first found) with the configured master key.
     public func checkMasterKey(sample: Int = 5) async -> MasterKeyCheck {
-        let (storage, keyring) = (storage, keyring)
-        let check = try? await BlockingWork.run { () -> MasterKeyCheck in
-            var check = MasterKeyCheck()
-            for fileID in storage.someFileIDs(limit: sample) {
-                check.checked += 1
-                do {
-                    _ = try EncryptedFileReader(path: storage.path(fileID), fileID: fileID, keyring: keyring)
-                } catch {
-                    check.failures.append(.init(fileID: fileID, reason: "\(error)"))
-                }
-            }
-            return check
+        let fileIDs: [String]
+        do {
+            fileIDs = try await storage.someFileIDs(limit: sample)
+        } catch {
+            return MasterKeyCheck(checked: 1, failures: [.init(fileID: "-", reason: "the stored files cannot be listed: \(error)")])
         }
-        return check ?? MasterKeyCheck(checked: 1, failures: [.init(fileID: "-", reason: "the file threads are stopped")])
+        var check = MasterKeyCheck()
+        for fileID in fileIDs {
+            check.checked += 1
+            do {
+                _ = try await storage.open(fileID, keyring: keyring)
+            } catch {
+                check.failures.append(.init(fileID: fileID, reason: "\(error)"))
+            }
+        }
+        return check
     }
 }

@@ -57,19 +57,21 @@ struct ThumbnailMaker: Sendable {
                         let (box, thumbnail) = pair
                         let writer = try storage.writer(fileID, thumbnail: index + 1, keyring: keyring)
                         try thumbnail.bytes.withUnsafeBytes { try writer.append($0) }
-                        try writer.commit()
-                        return ThumbnailInfo(
+                        let info = ThumbnailInfo(
                             width: box.width, height: box.height, realWidth: thumbnail.width, realHeight: thumbnail.height,
                             type: thumbnail.mimeType, size: Int64(thumbnail.bytes.count)
                         )
+                        return (writer, info)
                     }
                 }
             }
-            guard let made = turn else {
+            guard let written = turn else {
                 FileMetrics.thumbnailsSkipped.increment()
                 logger.info("stored without thumbnails", metadata: ["file_id": "\(fileID)", "reason": "its turn to decode did not come"])
                 return []
             }
+            for (index, (writer, _)) in written.enumerated() { try await storage.commit(writer, fileID, thumbnail: index + 1) }
+            let made = written.map(\.1)
             FileMetrics.thumbnailsMade.increment(by: Int64(made.count))
             return made
         } catch {
