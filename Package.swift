@@ -227,7 +227,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "CurlHTTP", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents",
                 "ParleyHTTP", "ParleyHTTPConventions", "ParleyLinkPreviews", "ParleyPush", "ParleyStore", "ParleyTranslation",
-                "ParleyWebhooks", "Postgres",
+                "ParleyWebhooks", "Postgres", "S3Storage",
                 crypto, logging, httpTypes, nioCore
             ]
         ),
@@ -236,9 +236,10 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "OwnedTasks", logging, "ParleyHTTP", "HTTPWire", "ParleyContainer", "ParleyEvents",
                 "ParleyCore", "ParleyFiles", "ParleyTranslation", "ParleyLinkPreviews", "ParleyPush", "CurlHTTP", "OutboundPolicy",
-                "Postgres", httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto
+                "Postgres", "S3Storage", httpTypes, hummingbirdWSClient, nioCore, nioWebSocket, hummingbird, hummingbirdTesting, crypto
             ],
-            exclude: ["Push/StandIn"]  // the push providers' stand-in, a Python program the tests start
+            // The push providers' and S3's stand-ins, Python programs the tests start.
+            exclude: ["Push/StandIn", "Files/s3_standin.py"]
         )
     ],
     swiftLanguageModes: [.v6]

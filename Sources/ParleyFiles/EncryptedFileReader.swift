@@ -11,7 +11,9 @@ public final class EncryptedFileReader: Sendable {
 
     /// Opens the sealed bytes of `fileID` from `source`.
     static func open(_ source: any SealedSource, fileID: String, keyring: FileKeyring) async throws -> EncryptedFileReader {
-        guard source.size >= Int64(EncryptedFileFormat.headerSize) else { throw FileStorageError.corrupt("the header or the length is wrong") }
+        guard source.size >= Int64(EncryptedFileFormat.headerSize) else {
+            throw FileStorageError.corrupt("the header or the length is wrong")
+        }
         let header = try await source.read(at: 0, count: EncryptedFileFormat.headerSize)
         return try EncryptedFileReader(source, header: header, fileID: fileID, keyring: keyring)
     }

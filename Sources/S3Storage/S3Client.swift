@@ -1,5 +1,5 @@
-import CurlHTTP
 import Crypto
+import CurlHTTP
 import Foundation
 
 /// The S3 operations Parley's file store needs, over the process's libcurl client: objects put
@@ -55,7 +55,8 @@ public final class S3Client: Sendable {
     static func refusal(_ response: OutboundResponse) -> S3Error {
         let text = response.text
         return .refused(
-            status: response.status, code: S3XML.value("Code", in: text) ?? "", message: S3XML.value("Message", in: text) ?? text.prefix(200).description)
+            status: response.status, code: S3XML.value("Code", in: text) ?? "",
+            message: S3XML.value("Message", in: text) ?? text.prefix(200).description)
     }
 
     /// Makes the bucket unless it exists (a development store; in production it is made by the
@@ -97,7 +98,9 @@ public final class S3Client: Sendable {
                 etags.append(etag)
                 offset += Int64(bytes.count)
             }
-            let parts = etags.enumerated().map { "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(S3XML.escape($0.element))</ETag></Part>" }
+            let parts = etags.enumerated().map {
+                "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(S3XML.escape($0.element))</ETag></Part>"
+            }
             let completed = try await send(
                 .post, key: key, query: [("uploadId", uploadID)],
                 body: Array("<CompleteMultipartUpload>\(parts.joined())</CompleteMultipartUpload>".utf8))
@@ -149,7 +152,9 @@ public final class S3Client: Sendable {
             guard let key = S3XML.value("Key", in: block), key.hasPrefix(settings.prefix),
                 let modified = S3XML.value("LastModified", in: block).flatMap({ parser.date(from: $0) ?? plain.date(from: $0) })
             else { return nil }
-            return Object(key: String(key.dropFirst(settings.prefix.count)), lastModified: modified, size: Int64(S3XML.value("Size", in: block) ?? "") ?? 0)
+            return Object(
+                key: String(key.dropFirst(settings.prefix.count)), lastModified: modified,
+                size: Int64(S3XML.value("Size", in: block) ?? "") ?? 0)
         }
         let truncated = S3XML.value("IsTruncated", in: text) == "true"
         return (objects, truncated ? S3XML.value("NextContinuationToken", in: text) : nil)
