@@ -208,7 +208,7 @@ let package = Package(
         .executableTarget(
             name: "Parley",
             dependencies: [
-                "ByteCoding", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres",
+                "ByteCoding", "CurlHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres", "S3Storage",
                 argumentParser, hummingbird, logging, metrics, prometheus
             ]
         ),

@@ -9,7 +9,7 @@ struct ParleyCommand: AsyncParsableCommand {
         abstract: "Parley, a self-hosted chat platform server.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, UserCommand.self, TokenCommand.self, ChannelCommand.self, ReportCommand.self,
-            WebhookCommand.self, DoctorCommand.self
+            WebhookCommand.self, DoctorCommand.self, MigrateFilesCommand.self
         ],
         defaultSubcommand: ServeCommand.self
     )

@@ -55,9 +55,10 @@ public struct Config: Sendable {
     public var fileKey: [UInt8] = SecretHashing.randomBytes(32)
     /// Where uploaded files are stored; defaults to `files` under the data folder.
     public var fileDirectory: String?
-    /// `PARLEY_FILE_STORE=s3` and `PARLEY_S3_*`: files in an S3-compatible bucket; nil: in
-    /// `fileDirectory`.
-    public var objectStore: S3Settings?
+    /// `PARLEY_S3_*`: an S3-compatible bucket, where files live with `PARLEY_FILE_STORE=s3`
+    /// (`filesInObjectStore`), else only for `parley migrate-files`.
+    public var s3: S3Settings?
+    public var filesInObjectStore = false
     /// The address clients reach this server at (behind a proxy, the proxy's), for file URLs.
     public var publicURL: String?
     /// The web pages' folder (`app/`, `console/`, `sdk/`), served at `/app/`, `/console/` and

@@ -129,7 +129,7 @@ public struct Container: Sendable {
         var fileSettings = config.files
         fileSettings.maxUploadBytes = Int64(config.limits.uploadBytes)
         let fileStorage = try FileStorage(
-            root: config.fileDirectory ?? config.dataDirectory + "/files",
+            root: config.resolvedFileDirectory,
             objects: try config.objectStore.map { try S3Client(http: outbound, settings: $0) })
         // libvips's operation cache stays off (it never hits for uploads, and would keep decoded
         // images); its threads per image are capped.

@@ -152,6 +152,19 @@ struct LocalFiles {
         return found
     }
 
+    /// Every stored file's and thumbnail's name (`ab/<id>`, `ab/<id>.t1`).
+    func names() -> [String] {
+        let manager = FileManager.default
+        var found: [String] = []
+        for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where folder != "tmp" {
+            for name in (try? manager.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? []
+            where FileStorage.fileID(ofName: name, thumbnails: true) != nil {
+                found.append("\(folder)/\(name)")
+            }
+        }
+        return found.sorted()
+    }
+
     /// Unfinished uploads changed before `cutoff`.
     func temporaryPaths(modifiedBefore cutoff: Date) -> [String] {
         let folder = "\(root)/tmp"

@@ -128,6 +128,16 @@ public final class S3Client: Sendable {
         return (response.body, total)
     }
 
+    /// The size of `key`, nil when there is none.
+    public func size(of key: String) async throws -> Int64? {
+        do {
+            // The announced length is the object's, not an answer's: no limit applies to it.
+            return try await send(.head, key: key, maxResponseBytes: 1 << 50).header("Content-Length").flatMap { Int64($0) }
+        } catch S3Error.notFound {
+            return nil
+        }
+    }
+
     /// Removes `key`; an absent one is fine.
     public func delete(_ key: String) async throws {
         do { _ = try await send(.delete, key: key) } catch S3Error.notFound {}

@@ -20,7 +20,7 @@ struct DoctorCommand: AsyncParsableCommand {
         config.logLevel = .critical
         let logger = makeLogger(config)
         let databaseReady = await findings.database(config, logger: logger)
-        let fileDirectory = config.fileDirectory ?? config.dataDirectory + "/files"
+        let fileDirectory = config.resolvedFileDirectory
         let filesReady = findings.fileDirectory(fileDirectory)
         if databaseReady && filesReady, let container = findings.record("services", { try Container.live(config: config, logger: logger) })
         {
