@@ -126,12 +126,15 @@ public struct ErasureRepository {
     }
 
     /// The same for the webhook deliveries (a redacted one is rendered again when it is sent).
+    /// Its claim is dropped too: an attempt in flight, rendered before, would otherwise record
+    /// the body it sent (`WebhookRepository.record`), the user's data with it; without the claim
+    /// its outcome is not recorded, and the redacted delivery is sent again (at least once).
     public func scrubWebhookDeliveries(of userID: String, needles: [String], pseudonym: String, after afterID: Int64, limit: Int)
         throws -> (lastID: Int64?, deleted: Int)
     {
         try scrub(
-            table: "webhook_deliveries", id: "delivery_id", data: "event_data", extra: ", body = NULL", gone: "", userID, needles,
-            pseudonym, afterID, limit)
+            table: "webhook_deliveries", id: "delivery_id", data: "event_data", extra: ", body = NULL, claimed_until = NULL", gone: "",
+            userID, needles, pseudonym, afterID, limit)
     }
 
     private func scrub(
