@@ -21,6 +21,8 @@ let nioHTTPTypes: Target.Dependency = .product(name: "NIOHTTPTypes", package: "s
 let nioHTTPTypesHTTP1: Target.Dependency = .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras")
 let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
 let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let tracing: Target.Dependency = .product(name: "Tracing", package: "swift-distributed-tracing")
+let otel: Target.Dependency = .product(name: "OTel", package: "swift-otel")
 
 let package = Package(
     name: "parley",
@@ -43,7 +45,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Traces only, over OTLP/HTTP (the gRPC exporter's packages are not built).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"])
     ],
     targets: [
         // The owner of every task that outlives the call starting it: logged failures, bounded
@@ -65,7 +70,7 @@ let package = Package(
         // Domain values, errors, validation and permission rules. No I/O.
         .target(name: "ParleyCore", dependencies: ["ByteCoding", crypto]),
         // All SQL of the project: one repository per aggregate.
-        .target(name: "ParleyStore", dependencies: ["ByteCoding", "ParleyCore", "Postgres", dequeModule, logging, metrics]),
+        .target(name: "ParleyStore", dependencies: ["ByteCoding", "ParleyCore", "Postgres", dequeModule, logging, metrics, tracing]),
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(name: "ParleyUsers", dependencies: ["ParleyCore", "ParleyStore", "OutboundPolicy", crypto]),
         // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.
@@ -111,7 +116,7 @@ let package = Package(
         // instances over LISTEN/NOTIFY, presence and typing. The socket itself is ParleyHTTP's.
         .target(
             name: "ParleyEvents",
-            dependencies: ["OwnedTasks", "ParleyCore", "ParleyStore", "Postgres", logging, metrics, serviceLifecycle]
+            dependencies: ["OwnedTasks", "ParleyCore", "ParleyStore", "Postgres", logging, metrics, serviceLifecycle, tracing]
         ),
         // libcurl, found through pkg-config, with typed wrappers over its variadic calls.
         .systemLibrary(
@@ -123,7 +128,7 @@ let package = Package(
         // the resolver, trusted networks. Policy only; CurlHTTP and the HTTP side both use it.
         .target(name: "OutboundPolicy"),
         // Outbound HTTP over libcurl's multi interface; the only importer of CCurl.
-        .target(name: "CurlHTTP", dependencies: ["CCurl", "OutboundPolicy"]),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "OutboundPolicy", tracing]),
         // S3-compatible object storage over CurlHTTP: Signature V4, objects and multipart uploads.
         .target(name: "S3Storage", dependencies: ["CurlHTTP", crypto]),
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
@@ -131,16 +136,13 @@ let package = Package(
         // Link previews (API.md §11.1): the head scanner and the guarded fetch.
         .target(
             name: "ParleyLinkPreviews",
-            dependencies: [
-                "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", logging, metrics, serviceLifecycle
-            ]
-        ),
+            dependencies: ["ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", logging, metrics, serviceLifecycle]),
         // Webhooks (API.md §10): the delivery queue's dispatcher, signatures, Sendbird's payloads.
         .target(
             name: "ParleyWebhooks",
             dependencies: [
                 "ByteCoding", "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", crypto, logging, metrics,
-                serviceLifecycle
+                serviceLifecycle, tracing
             ]
         ),
         // Push notifications (API.md §12): device tokens, preferences, and their delivery.
@@ -148,7 +150,7 @@ let package = Package(
             name: "ParleyPush",
             dependencies: [
                 "ByteCoding", "ParleyCore", "ParleyStore", "ParleyFiles", "CurlHTTP", "OutboundPolicy", crypto,
-                cryptoExtras, logging, metrics, serviceLifecycle
+                cryptoExtras, logging, metrics, serviceLifecycle, tracing
             ]
         ),
         // Configuration and the dependency container: the one place implementations are chosen.
@@ -176,7 +178,7 @@ let package = Package(
             name: "ParleyHTTPConventions",
             dependencies: [
                 "OwnedTasks", "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyRepresentations",
-                "ParleyUsers", httpTypes, hummingbird, logging, metrics, nioCore, nioHTTP1
+                "ParleyUsers", httpTypes, hummingbird, logging, metrics, nioCore, nioHTTP1, tracing
             ]
         ),
         // The JSON shape of each resource (user, channel, member, message, file, restriction) and
@@ -199,17 +201,17 @@ let package = Package(
             name: "ParleyHTTP",
             dependencies: [
                 "ParleyPush", "ParleyCompliance", "ParleyBots", "ByteCoding", "HTTPWire", "ParleyCore", "ParleyContainer",
-                "ParleyEventStream",
-                "ParleyHTTPConventions", "ParleyRepresentations", "ParleyUsers", "ParleyChat", "ParleyModeration",
-                "ParleyFiles", "ParleyEvents", "ParleyWebhooks", httpTypes, hummingbird, nioCore, prometheus
+                "ParleyEventStream", "ParleyHTTPConventions", "ParleyRepresentations", "ParleyUsers", "ParleyChat", "ParleyModeration",
+                "ParleyFiles", "ParleyEvents", "ParleyWebhooks", httpTypes, hummingbird, nioCore, prometheus, serviceLifecycle
             ]
         ),
         // The `parley` command: serve, migrate.
         .executableTarget(
             name: "Parley",
             dependencies: [
-                "ByteCoding", "CurlHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres", "S3Storage",
-                argumentParser, hummingbird, logging, metrics, prometheus
+                "ByteCoding", "CurlHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres",
+                "S3Storage",
+                argumentParser, hummingbird, logging, metrics, otel, prometheus, serviceLifecycle
             ]
         ),
         .testTarget(

@@ -54,6 +54,10 @@ public final class CurlClient: Sendable {
     /// Sends the request and returns the answer (any status); throws `OutboundError` when there
     /// is none, and `CancellationError` when the calling task is cancelled meanwhile.
     public func send(_ request: OutboundRequest) async throws -> OutboundResponse {
+        try await traced(request) { try await perform($0) }
+    }
+
+    private func perform(_ request: OutboundRequest) async throws -> OutboundResponse {
         let id = queue.withLock { queue in
             queue.lastID += 1
             return queue.lastID

@@ -19,10 +19,12 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = makeLogger(config)
         defer { LogWriter.standardError.flush() }
         let metricsRegistry = bootstrapMetrics()
+        // Before anything makes spans: a tracer can be bootstrapped once, before first use.
+        let tracing = try bootstrapTracing(config, logger: logger)
         try await checkMigrations(config, logger: logger)
         let container = try Container.live(config: config, logger: logger, metricsRegistry: metricsRegistry)
         try await checkFileKey(container, logger: logger)
-        let app = buildApplication(container: container)
+        let app = buildApplication(container: container, with: tracing)
         logger.info("parley listening", metadata: ["url": "http://\(config.host):\(config.port)"])
         try await app.runService()
     }

@@ -55,10 +55,10 @@ public struct Config: Sendable {
     public var fileKey: [UInt8] = SecretHashing.randomBytes(32)
     /// Where uploaded files are stored; defaults to `files` under the data folder.
     public var fileDirectory: String?
-    /// `PARLEY_S3_*`: an S3-compatible bucket, where files live with `PARLEY_FILE_STORE=s3`
-    /// (`filesInObjectStore`), else only for `parley migrate-files`.
+    /// `PARLEY_S3_*` (`Config+files`): files live there with `PARLEY_FILE_STORE=s3`.
     public var s3: S3Settings?
     public var filesInObjectStore = false
+    public var tracing = false  // `PARLEY_TRACING` (`Config+tracing`)
     /// The address clients reach this server at (behind a proxy, the proxy's), for file URLs.
     public var publicURL: String?
     /// The web pages' folder (`app/`, `console/`, `sdk/`), served at `/app/`, `/console/` and
@@ -208,6 +208,7 @@ public struct Config: Sendable {
         try readConversations(into: &config, reader)
         try readCompliance(into: &config, reader)
         try readFileStore(into: &config, reader)
+        try readTracing(into: &config, reader)
         return config
     }
 

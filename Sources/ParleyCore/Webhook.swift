@@ -83,6 +83,8 @@ public struct ClaimedWebhookDelivery: Sendable {
     public let eventCreatedAt: Int64
     /// Rendered by an earlier attempt; nil at the first.
     public let body: String?
+    /// The traced request that queued it (W3C `traceparent`), whose trace its delivery continues.
+    public var traceParent: String? = nil
 
     public init(
         delivery: WebhookDelivery, eventType: EventType, channelURL: String?, channelKind: ChannelKind, eventData: String,

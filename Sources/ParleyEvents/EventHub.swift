@@ -193,8 +193,8 @@ final class EventHub: Sendable {
         return events.count == Self.pageSize
     }
 
-    /// Hands the events to the local subscriptions of their recipients.
-    private func dispatch(_ events: [Event], through position: Int64) async throws {
+    /// Hands the events to the local subscriptions of their recipients (`dispatch` traces it).
+    func dispatchBatch(_ events: [Event], through position: Int64) async throws {
         let local = localUserIDs
         var recipients: [String: [ChannelRecipient]] = [:]
         var blockers: [String: Set<String>] = [:]

@@ -7,6 +7,7 @@ import ParleyCore
 import ParleyEventStream
 import ParleyHTTPConventions
 import ParleyRepresentations
+import ServiceLifecycle
 
 /// Adds every endpoint of the server to `router`: the open ones (health, downloads) and the
 /// `/v3` group behind authentication, whose handlers get the caller in `CallerContext`.
@@ -144,8 +145,8 @@ func buildEventStream(container: Container) -> EventStreamController {
 
 /// The Hummingbird application serving `container` on the configured address (and `/metrics`
 /// on a port of its own when configured so).
-public func buildApplication(container: Container) -> some ApplicationProtocol {
-    var services = container.services
+public func buildApplication(container: Container, with more: [any Service] = []) -> some ApplicationProtocol {
+    var services = container.services + more
     if case .port(let host, let port) = container.config.metrics {
         let router = Router(context: ParleyRequestContext.self)
         router.addRoutes(MetricsController(registry: container.metricsRegistry, apiTokens: nil).routes)

@@ -1,5 +1,7 @@
+import HTTPTypes
 import Hummingbird
 import OwnedTasks
+import Tracing
 
 /// The conventions of API.md §1 that hold for every request, applied in one layer: the request
 /// id, the refusal of control characters in the path and query, the JSON body limit, the error body for
@@ -33,18 +35,40 @@ public struct ConventionsMiddleware: RouterMiddleware {
         RequestIDHeader.adopt(request, into: &context)
         context.maxUploadSize = maxJSONBodyBytes
         context.clients = requestLog.clients
-        var response: Response
-        do {
-            try ControlCharacterRejection.check(request.uri.description)
-            // Work this request leaves behind (`TaskOwner.spawn`) is logged with its id.
-            response = try await TaskOwner.$requestID.withValue(context.id) { try await next(request, context) }
-        } catch {
-            response = errors.response(for: error, request: request, context: context)
+        // A server span per request (issue 37), child of the caller's `traceparent` if any; the
+        // spans of its transactions and outbound calls nest in it. A no-op without a tracer.
+        var caller = InstrumentationContext.topLevel
+        InstrumentationSystem.instrument.extract(request.headers, into: &caller, using: RequestHeaderExtractor())
+        return try await withSpan("HTTP \(request.method.rawValue)", context: caller, ofKind: .server) { span in
+            var response: Response
+            do {
+                try ControlCharacterRejection.check(request.uri.description)
+                // Work this request leaves behind (`TaskOwner.spawn`) is logged with its id.
+                response = try await TaskOwner.$requestID.withValue(context.id) { try await next(request, context) }
+            } catch {
+                response = errors.response(for: error, request: request, context: context)
+            }
+            response.headers[RequestIDHeader.name] = context.id
+            let route = context.endpointPath ?? "unmatched"
+            let status = Int(response.status.code)
+            metrics?.record(route: route, method: request.method, status: status, since: started)
+            requestLog.record(request, route: route, status: status, context: context, since: started)
+            if span.isRecording {
+                span.operationName = "\(request.method.rawValue) \(route)"
+                span.attributes["http.request.method"] = request.method.rawValue
+                span.attributes["http.route"] = route
+                span.attributes["http.response.status_code"] = status
+                span.attributes["parley.request_id"] = context.id
+                if status >= 500 { span.setStatus(SpanStatus(code: .error)) }
+            }
+            return response
         }
-        response.headers[RequestIDHeader.name] = context.id
-        let route = context.endpointPath ?? "unmatched"
-        metrics?.record(route: route, method: request.method, status: Int(response.status.code), since: started)
-        requestLog.record(request, route: route, status: Int(response.status.code), context: context, since: started)
-        return response
+    }
+}
+
+/// Reads `traceparent` and `tracestate` from a request's headers.
+struct RequestHeaderExtractor: Extractor {
+    func extract(key: String, from carrier: HTTPFields) -> String? {
+        HTTPField.Name(key).flatMap { carrier[$0] }
     }
 }

@@ -3,6 +3,7 @@ import ParleyCore
 import ParleyFiles
 import ParleyStore
 import ServiceLifecycle
+import Tracing
 
 /// The push queue's worker on every instance (API.md §12.3–12.6), a lifecycle service: claims
 /// queued messages with a lease, decides their recipients at dispatch (`PushAudience`, members
@@ -128,7 +129,13 @@ public final class PushDispatcher: Service, Sendable {
                             }
                             let claim = live[candidate.messageID]!
                             sending.addTask {
-                                Sent(push: push, claim: claim, outcome: await provider.send(push), answeredAt: self.clock.nowMillis)
+                                // A span of the traced send that queued it, when there was one.
+                                let outcome = await withSpan(
+                                    "push.send", context: TraceParent.context(claim.traceParent), ofKind: .producer
+                                ) {
+                                    _ in await provider.send(push)
+                                }
+                                return Sent(push: push, claim: claim, outcome: outcome, answeredAt: self.clock.nowMillis)
                             }
                             inFlight += 1
                         }

@@ -5,8 +5,9 @@ extension EventRepository {
     /// The statement that writes the transaction's events (see `flush`), for the transaction to
     /// send with its COMMIT; nil when there are none.
     func flushStatement() throws -> Query<Void>? {
-        let events = pending.take()
-        guard !events.isEmpty else { return nil }
+        let taken = pending.take()
+        guard !taken.isEmpty else { return nil }
+        let events = taken.map(\.event)
         let data = try events.map { try StoredMessagePayload.text(of: $0.payload) }
         for (event, text) in zip(events, data) { EventPayloadMemo.shared.remember(event.payload, storedAs: text) }
         // The webhook category of each event (API.md §10): those the settings subscribe to are
@@ -33,8 +34,8 @@ extension EventRepository {
                 ORDER BY e.ord
                 RETURNING event_id, created_at, type, channel_url, data, channel_type
             ), categorised AS (
-                SELECT w.*, c.category FROM written w
-                JOIN unnest($1::text[], $5::text[], $8::text[]) AS c(type, data, category)
+                SELECT w.*, c.category, c.traceparent FROM written w
+                JOIN unnest($1::text[], $5::text[], $8::text[], $9::text[]) AS c(type, data, category, traceparent)
                     ON c.category IS NOT NULL AND c.type = w.type AND c.data = w.data
             ), bot_queued AS (
                 -- A bot (API.md §14.8) hears every message of the group channels it has joined but
@@ -58,15 +59,15 @@ extension EventRepository {
                         OR d.message -> 'mentionedUserIDs' ? b.user_id OR d.message ->> 'mentionType' = 'channel')
             )
             INSERT INTO webhook_deliveries (event_id, category, event_type, channel_url, channel_type, event_data, event_created_at,
-                next_attempt_at, created_at)
+                next_attempt_at, created_at, traceparent)
             SELECT DISTINCT ON (c.event_id) c.event_id, c.category, c.type, c.channel_url, c.channel_type, c.data, c.created_at,
-                c.created_at, c.created_at
+                c.created_at, c.created_at, c.traceparent
             FROM categorised c JOIN webhook_settings s ON s.enabled AND s.url <> '' AND s.enabled_events && ARRAY['*', c.category]
             """,
             [
                 events.map(\.type.rawValue), events.map(\.channelURL), events.map { Int64($0.audience.rawValue) },
                 events.map { $0.userIDs.joined(separator: "\n") }, data, events.map(\.exceptUserID), events.map(\.channelKind.rawValue),
-                categories
+                categories, taken.map(\.traceParent)
             ]
         ) { _ in }
     }

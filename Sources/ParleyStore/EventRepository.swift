@@ -6,13 +6,14 @@ import Synchronization
 /// The events a transaction has produced so far; `Store.transaction` writes them last, just
 /// before the commit (see `EventRepository.flush`).
 final class PendingEvents: Sendable {
-    private let events = Mutex<[NewEvent]>([])
+    /// Each with the `traceparent` of the traced request that wrote it (`TraceParent`).
+    private let events = Mutex<[(event: NewEvent, traceParent: String?)]>([])
 
-    func add(_ event: NewEvent) {
-        events.withLock { $0.append(event) }
+    func add(_ event: NewEvent, traceParent: String?) {
+        events.withLock { $0.append((event, traceParent)) }
     }
 
-    func take() -> [NewEvent] {
+    func take() -> [(event: NewEvent, traceParent: String?)] {
         events.withLock { events in
             defer { events.removeAll() }
             return events
@@ -31,6 +32,8 @@ public struct ReplayedEvent: Sendable {
 public struct EventRepository {
     let connection: PostgresConnection
     let pending: PendingEvents
+    /// The traced request's, for the webhook deliveries its events queue.
+    var traceParent: String? = nil
 
     /// The NOTIFY channel whose notifications say that events were committed.
     public static let notifyChannel = "parley_events"
@@ -38,11 +41,11 @@ public struct EventRepository {
     /// Adds an event of the current transaction; it is written when the transaction's work is
     /// done, in the same transaction.
     public func append(_ event: NewEvent) {
-        pending.add(event)
+        pending.add(event, traceParent: traceParent)
     }
 
     public func append(_ events: [NewEvent]) {
-        events.forEach(pending.add)
+        for event in events { pending.add(event, traceParent: traceParent) }
     }
 
     /// Writes the transaction's events, as its last statement.

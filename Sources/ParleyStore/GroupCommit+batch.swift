@@ -6,6 +6,8 @@ extension GroupCommit {
     final class Call: Sendable {
         let lockOrder: String
         let work: @Sendable (Repositories) throws -> Void
+        /// The caller's traced request (`TraceParent`), read where the call was made.
+        let traceParent = TraceParent.current
         let handoff = Handoff()
         let queuedAt = ContinuousClock.now
         private let attemptCount = Atomic<Int>(0)
@@ -49,11 +51,11 @@ extension GroupCommit {
             for index in order {
                 connection.savepoint(savepoint)
                 let afterCommit = AfterCommit()
-                let repositories = Repositories(connection: connection, afterCommit: afterCommit)
+                let repositories = Repositories(connection: connection, afterCommit: afterCommit, traceParent: batch[index].traceParent)
                 do {
                     try batch[index].work(repositories)
                     let written = repositories.takeEvents()
-                    written.forEach(events.add)
+                    for pending in written { events.add(pending.event, traceParent: pending.traceParent) }
                     connection.releaseSavepoint(savepoint)
                     outcomes[index] = .committed(afterCommit, wroteEvents: !written.isEmpty)
                 } catch let error as PostgresError where error.kind == .connection || error.kind == .busy {

@@ -14,6 +14,8 @@ public struct RemovedMessage: Sendable {
 /// SQL for `messages`.
 public struct MessageRepository {
     let connection: PostgresConnection
+    /// The traced request's (`TraceParent`), for the push a send queues.
+    var traceParent: String? = nil
 
     /// Stores a message: takes the channel's next sequence number (locking the channel row, so
     /// sends to one channel are ordered, each a millisecond or more after the one before, which
@@ -64,8 +66,8 @@ public struct MessageRepository {
                        OR (m.hidden_state = 1 AND m.user_id IS DISTINCT FROM $3::text) OR m.user_id = $3::text)
             ), queued AS (
                 -- Its push, decided per recipient when an instance claims it (API.md §12.6).
-                INSERT INTO push_queue (message_id, channel_url, created_at, next_attempt_at)
-                SELECT message_id, $1, created_at, created_at FROM inserted WHERE $18::boolean
+                INSERT INTO push_queue (message_id, channel_url, created_at, next_attempt_at, traceparent)
+                SELECT message_id, $1, created_at, created_at, $22 FROM inserted WHERE $18::boolean
             )
             SELECT message_id, created_at, hidden_from FROM inserted
             """,
@@ -74,7 +76,7 @@ public struct MessageRepository {
                 new.message, new.customType, new.data, new.mentionType.rawValue, new.mentionedUserIDs,
                 try Self.storedMetaarray(new.sortedMetaarray), memberActivityThrottle, new.isSilent, isOperator, new.dedupID, now,
                 try new.file.map(JSONColumn.text), !new.isSilent && new.sendsPush, new.parentMessageID, new.isReplyToChannel,
-                new.pollID
+                new.pollID, traceParent
             ]
         )
         return Message(

@@ -25,10 +25,14 @@ public struct PushQueueRepository {
             WHERE q.message_id IN (
                 SELECT message_id FROM push_queue WHERE next_attempt_at <= $1 AND claimed_until <= $1
                 ORDER BY next_attempt_at, message_id LIMIT $3 FOR UPDATE SKIP LOCKED)
-            RETURNING q.message_id, q.created_at
+            RETURNING q.message_id, q.created_at, q.traceparent
             """,
             [now, leaseUntil, Int64(limit)]
-        ).map { row in ClaimedPush(messageID: try row.decode("message_id"), createdAt: try row.decode("created_at"), devices: nil) }
+        ).map { row in
+            ClaimedPush(
+                messageID: try row.decode("message_id"), createdAt: try row.decode("created_at"), devices: nil,
+                traceParent: try row.decodeIfPresent("traceparent"))
+        }
     }
 
     /// Claims due retries, grouped by message: each claimed push names its devices.

@@ -7,6 +7,8 @@ public struct ClaimedPush: Sendable {
     /// When the message was sent (ms): the 10-minute limit counts from it.
     public let createdAt: Int64
     public var devices: [RetriedDevice]?
+    /// The traced send that queued it (W3C `traceparent`); nil for retries and untraced sends.
+    public var traceParent: String? = nil
 }
 
 public struct RetriedDevice: Sendable, Hashable {

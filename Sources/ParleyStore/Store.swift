@@ -1,6 +1,7 @@
 import Logging
 import ParleyCore
 import Postgres
+import Tracing
 
 /// The repository layer's entry point: runs repository work on a pooled connection.
 ///
@@ -20,10 +21,10 @@ public struct Store: Sendable {
 
     /// Runs `body` on one connection in autocommit mode (each statement on its own).
     public func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
-        try await mappingUnavailable {
-            let afterCommit = AfterCommit()
+        try await mappingUnavailable("db.read") {
+            let (afterCommit, traceParent) = (AfterCommit(), TraceParent.current)
             let (result, wroteEvents) = try await pool.withConnection { connection in
-                let repositories = Repositories(connection: connection, afterCommit: afterCommit)
+                let repositories = Repositories(connection: connection, afterCommit: afterCommit, traceParent: traceParent)
                 let result = try body(repositories)
                 return (result, try repositories.events.flush())
             }
@@ -41,14 +42,15 @@ public struct Store: Sendable {
     /// `Repositories.afterCommit` and runs once the commit succeeded, after the connection is
     /// back in the pool; an attempt that rolls back drops what it collected.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
-        try await mappingUnavailable {
+        try await mappingUnavailable("db.transaction") {
             var attempt = 1
+            let traceParent = TraceParent.current
             while true {
                 let afterCommit = AfterCommit()
                 do {
                     let (result, wroteEvents) = try await pool.withConnection { connection in
                         try connection.transactionWithFinalStatement { connection in
-                            let repositories = Repositories(connection: connection, afterCommit: afterCommit)
+                            let repositories = Repositories(connection: connection, afterCommit: afterCommit, traceParent: traceParent)
                             let result = try body(repositories)
                             // The events go last, with the COMMIT: their locks are the last the
                             // transaction takes, and held for the shortest time.
@@ -74,7 +76,7 @@ public struct Store: Sendable {
     public func sharedTransaction<T: Sendable>(
         lockOrder: String, _ body: @escaping @Sendable (Repositories) throws -> T
     ) async throws -> T {
-        try await mappingUnavailable {
+        try await mappingUnavailable("db.shared_transaction") {
             let (result, afterCommit) = try await groupCommit.run(lockOrder: lockOrder, body)
             await afterCommit.run()
             return result
@@ -87,17 +89,22 @@ public struct Store: Sendable {
     /// Runs one statement on its own, pipelined with concurrent callers' statements (the hot
     /// reads: a user, a session token).
     public func fetch<T: Sendable>(_ lookup: Lookup<T>) async throws -> T {
-        try await mappingUnavailable {
+        try await mappingUnavailable("db.lookup") {
             try await pool.run(lookup.query)
         }
     }
 
-    /// A database that cannot serve now (lost, busy, timed out, still deadlocked) is 503.
-    private func mappingUnavailable<T>(_ work: () async throws -> T) async throws -> T {
-        do {
-            return try await work()
-        } catch let error as PostgresError where error.isUnavailability {
-            throw ParleyError.unavailable
+    /// A database that cannot serve now (lost, busy, timed out, still deadlocked) is 503. Each
+    /// call is a span of the request's trace (issue 37), from the wait for a connection to the
+    /// commit; a no-op without a tracer.
+    private func mappingUnavailable<T>(_ span: String, _ work: () async throws -> T) async throws -> T {
+        try await withSpan(span, ofKind: .client) { span in
+            if span.isRecording { span.attributes["db.system.name"] = "postgresql" }
+            do {
+                return try await work()
+            } catch let error as PostgresError where error.isUnavailability {
+                throw ParleyError.unavailable
+            }
         }
     }
 }
@@ -113,10 +120,13 @@ public struct Repositories {
     let connection: PostgresConnection
     private let pendingAfterCommit: AfterCommit
     private let pendingEvents = PendingEvents()
+    /// The traced request's `traceparent` (`TraceParent`), for the queued work it starts.
+    let traceParent: String?
 
-    init(connection: PostgresConnection, afterCommit: AfterCommit) {
+    init(connection: PostgresConnection, afterCommit: AfterCommit, traceParent: String? = nil) {
         self.connection = connection
         self.pendingAfterCommit = afterCommit
+        self.traceParent = traceParent
     }
 
     /// Runs `action` once the transaction has committed (never when it rolls back); in a `read`,
@@ -126,12 +136,12 @@ public struct Repositories {
     }
 
     /// The events collected so far, taken out (a shared transaction writes its calls' together).
-    func takeEvents() -> [NewEvent] {
+    func takeEvents() -> [(event: NewEvent, traceParent: String?)] {
         pendingEvents.take()
     }
 
     /// The events of the change, written in its transaction (API.md §6.3).
-    public var events: EventRepository { EventRepository(connection: connection, pending: pendingEvents) }
+    public var events: EventRepository { EventRepository(connection: connection, pending: pendingEvents, traceParent: traceParent) }
     public var presence: PresenceRepository { PresenceRepository(connection: connection) }
     public var users: UserRepository { UserRepository(connection: connection) }
     public func userMetadata(_ userID: String) -> MetadataRepository {
@@ -154,7 +164,7 @@ public struct Repositories {
     public var groupChannelMembers: GroupChannelMemberRepository { GroupChannelMemberRepository(connection: connection) }
     public var groupChannelLists: GroupChannelListRepository { GroupChannelListRepository(connection: connection) }
     public var groupChannelReader: GroupChannelReader { GroupChannelReader(connection: connection) }
-    public var messages: MessageRepository { MessageRepository(connection: connection) }
+    public var messages: MessageRepository { MessageRepository(connection: connection, traceParent: traceParent) }
     public var changelogs: ChangelogRepository { ChangelogRepository(connection: connection) }
     public var messageDedup: MessageDedupRepository { MessageDedupRepository(connection: connection) }
     public var receipts: ReceiptRepository { ReceiptRepository(connection: connection) }

@@ -70,16 +70,18 @@ public struct WebhookRepository {
                     AND ($4 OR bot_user_id IS NOT NULL)
                 ORDER BY next_attempt_at, delivery_id LIMIT $3 FOR UPDATE SKIP LOCKED
             )
-            RETURNING \(Self.deliveryColumns), event_type, channel_url, channel_type, event_data, event_created_at, body
+            RETURNING \(Self.deliveryColumns), event_type, channel_url, channel_type, event_data, event_created_at, body, traceparent
             """,
             [now, leaseUntil, Int64(limit), webhookOn]
         )
         return try rows.compactMap { row in
             guard let type = EventType(rawValue: try row.decode("event_type")) else { return nil }
-            return ClaimedWebhookDelivery(
+            var claimed = ClaimedWebhookDelivery(
                 delivery: try Self.delivery(row), eventType: type, channelURL: try row.decodeIfPresent("channel_url"),
                 channelKind: ChannelKind(rawValue: try row.decode("channel_type")) ?? .group, eventData: try row.decode("event_data"),
                 eventCreatedAt: try row.decode("event_created_at"), body: try row.decodeIfPresent("body"))
+            claimed.traceParent = try row.decodeIfPresent("traceparent")
+            return claimed
         }
     }
 

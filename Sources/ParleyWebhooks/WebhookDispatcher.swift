@@ -5,6 +5,7 @@ import OutboundPolicy
 import ParleyCore
 import ParleyStore
 import ServiceLifecycle
+import Tracing
 
 /// How deliveries are attempted (API.md §10.2).
 public struct WebhookDeliverySettings: Sendable {
@@ -135,7 +136,12 @@ public final class WebhookDispatcher: Service, Sendable {
         }
         guard let body else { return failed(claimed, statusCode: nil, error: "no body", retryable: false, retryAfter: nil, rendered: nil) }
         do {
-            let response = try await post(body, claimed.delivery, destination, secrets: recipient.secrets)
+            // A span of the trace of the request that queued it, when that one was traced.
+            let response = try await withSpan("webhook.deliver", context: TraceParent.context(claimed.traceParent), ofKind: .producer) {
+                span in
+                if span.isRecording { span.attributes["parley.webhook_id"] = claimed.delivery.webhookID }
+                return try await post(body, claimed.delivery, destination, secrets: recipient.secrets)
+            }
             if (200...299).contains(response.status) {
                 return WebhookAttempt(
                     deliveryID: claimed.delivery.deliveryID, delivered: true, statusCode: response.status, error: nil, retryAt: nil,

@@ -109,7 +109,7 @@ import Testing
             #expect(try await api.post("/v3/bots/retry/channels", ["channel_urls": [channel]]).status == 200)
             receiver.script([.status(503), .status(500)])
             _ = try await api.post("/v3/group_channels/\(channel)/messages", ["message": "persist"], as: cast.session(0))
-            #expect(try await eventually { Self.bodies(receiver, bot: "retry").count >= 3 })
+            #expect(try await eventually(within: .seconds(30)) { Self.bodies(receiver, bot: "retry").count >= 3 })
             #expect(Set(receiver.received.compactMap { $0.headers["webhook-id"] }).count == 1)
             #expect(try await api.delete("/v3/bots/retry/channels/\(channel)").status == 200)
             let members = try await api.get("/v3/group_channels/\(channel)/members")
