@@ -65,12 +65,14 @@ let package = Package(
             name: "Postgres",
             dependencies: ["CLibPQ", "OwnedTasks", dequeModule, logging, metrics, nioCore, nioPosix, serviceLifecycle]
         ),
+        // Spans only inside a recorded trace (issue 37): the gate every traced layer asks.
+        .target(name: "Traced", dependencies: [tracing]),
         // Encodings that know no domain: the JSON writer, hex, base64url, Unicode normalization.
         .target(name: "ByteCoding"),
         // Domain values, errors, validation and permission rules. No I/O.
         .target(name: "ParleyCore", dependencies: ["ByteCoding", crypto]),
         // All SQL of the project: one repository per aggregate.
-        .target(name: "ParleyStore", dependencies: ["ByteCoding", "ParleyCore", "Postgres", dequeModule, logging, metrics, tracing]),
+        .target(name: "ParleyStore", dependencies: ["ByteCoding", "ParleyCore", "Postgres", "Traced", dequeModule, logging, metrics, tracing]),
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(name: "ParleyUsers", dependencies: ["ParleyCore", "ParleyStore", "OutboundPolicy", crypto]),
         // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.
@@ -116,7 +118,7 @@ let package = Package(
         // instances over LISTEN/NOTIFY, presence and typing. The socket itself is ParleyHTTP's.
         .target(
             name: "ParleyEvents",
-            dependencies: ["OwnedTasks", "ParleyCore", "ParleyStore", "Postgres", logging, metrics, serviceLifecycle, tracing]
+            dependencies: ["OwnedTasks", "ParleyCore", "ParleyStore", "Postgres", "Traced", logging, metrics, serviceLifecycle]
         ),
         // libcurl, found through pkg-config, with typed wrappers over its variadic calls.
         .systemLibrary(
@@ -128,7 +130,7 @@ let package = Package(
         // the resolver, trusted networks. Policy only; CurlHTTP and the HTTP side both use it.
         .target(name: "OutboundPolicy"),
         // Outbound HTTP over libcurl's multi interface; the only importer of CCurl.
-        .target(name: "CurlHTTP", dependencies: ["CCurl", "OutboundPolicy", tracing]),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "OutboundPolicy", "Traced", tracing]),
         // S3-compatible object storage over CurlHTTP: Signature V4, objects and multipart uploads.
         .target(name: "S3Storage", dependencies: ["CurlHTTP", crypto]),
         // The translation adapter (API.md §9): providers over CurlHTTP, retries, the breaker.
@@ -141,8 +143,8 @@ let package = Package(
         .target(
             name: "ParleyWebhooks",
             dependencies: [
-                "ByteCoding", "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", crypto, logging, metrics,
-                serviceLifecycle, tracing
+                "ByteCoding", "ParleyCore", "ParleyStore", "CurlHTTP", "OutboundPolicy", "Traced", crypto, logging, metrics,
+                serviceLifecycle
             ]
         ),
         // Push notifications (API.md §12): device tokens, preferences, and their delivery.
@@ -150,7 +152,7 @@ let package = Package(
             name: "ParleyPush",
             dependencies: [
                 "ByteCoding", "ParleyCore", "ParleyStore", "ParleyFiles", "CurlHTTP", "OutboundPolicy", crypto,
-                cryptoExtras, logging, metrics, serviceLifecycle, tracing
+                cryptoExtras, "Traced", logging, metrics, serviceLifecycle
             ]
         ),
         // Configuration and the dependency container: the one place implementations are chosen.
@@ -178,7 +180,7 @@ let package = Package(
             name: "ParleyHTTPConventions",
             dependencies: [
                 "OwnedTasks", "ByteCoding", "HTTPWire", "OutboundPolicy", "ParleyCore", "ParleyRepresentations",
-                "ParleyUsers", httpTypes, hummingbird, logging, metrics, nioCore, nioHTTP1, tracing
+                "ParleyUsers", "Traced", httpTypes, hummingbird, logging, metrics, nioCore, nioHTTP1, tracing
             ]
         ),
         // The JSON shape of each resource (user, channel, member, message, file, restriction) and

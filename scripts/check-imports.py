@@ -25,7 +25,7 @@ for target in package["targets"]:
     for source in sources:
         with open(source) as file:
             for line in file:
-                match = re.match(r"\s*(?:@testable\s+|@preconcurrency\s+)?import\s+(\w+)", line)
+                match = re.match(r"\s*(?:@testable\s+|@preconcurrency\s+|@_exported\s+)?import\s+(\w+)", line)
                 if match:
                     imported.add(match.group(1))
     missing, unused = sorted(imported - declared - TOOLCHAIN), sorted(declared - imported)

@@ -1,22 +1,20 @@
+import Traced
 import Tracing
 
 /// Outbound calls as client spans (issue 37): each request carries the W3C `traceparent` of its
 /// span, so a webhook receiver, a push provider or a translation service sees the trace it is
-/// part of. Without a tracer bootstrapped (`PARLEY_TRACING` off) the spans are no-ops.
+/// part of; only inside a recorded trace (`Traced`), so an unsampled request pays nothing here.
 extension CurlClient {
     func traced(_ request: OutboundRequest, _ send: (OutboundRequest) async throws -> OutboundResponse) async throws -> OutboundResponse {
-        try await withSpan("HTTP \(request.method.rawValue)", ofKind: .client) { span in
+        try await Traced.span("HTTP \(request.method.rawValue)", ofKind: .client) { span in
+            guard let span else { return try await send(request) }
             var request = request
             InstrumentationSystem.instrument.inject(span.context, into: &request.headers, using: OutboundHeaderInjector())
-            if span.isRecording {
-                span.attributes["http.request.method"] = request.method.rawValue
-                span.attributes["url.full"] = Self.withoutQuery(request.url)
-            }
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["url.full"] = Self.withoutQuery(request.url)
             let response = try await send(request)
-            if span.isRecording {
-                span.attributes["http.response.status_code"] = response.status
-                if response.status >= 500 { span.setStatus(SpanStatus(code: .error)) }
-            }
+            span.attributes["http.response.status_code"] = response.status
+            if response.status >= 500 { span.setStatus(SpanStatus(code: .error)) }
             return response
         }
     }

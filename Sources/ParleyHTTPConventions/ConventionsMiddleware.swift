@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import OwnedTasks
+import Traced
 import Tracing
 
 /// The conventions of API.md §1 that hold for every request, applied in one layer: the request
@@ -39,7 +40,7 @@ public struct ConventionsMiddleware: RouterMiddleware {
         // spans of its transactions and outbound calls nest in it. A no-op without a tracer.
         var caller = InstrumentationContext.topLevel
         InstrumentationSystem.instrument.extract(request.headers, into: &caller, using: RequestHeaderExtractor())
-        return try await withSpan("HTTP \(request.method.rawValue)", context: caller, ofKind: .server) { span in
+        return try await Traced.root("HTTP \(request.method.rawValue)", context: caller, ofKind: .server) { span in
             var response: Response
             do {
                 try ControlCharacterRejection.check(request.uri.description)

@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyFiles
 import ParleyStore
 import ServiceLifecycle
-import Tracing
+import Traced
 
 /// The push queue's worker on every instance (API.md §12.3–12.6), a lifecycle service: claims
 /// queued messages with a lease, decides their recipients at dispatch (`PushAudience`, members
@@ -33,6 +33,7 @@ public final class PushDispatcher: Service, Sendable {
     }
 
     public func run() async throws {
+        PushMetrics.prepare()
         try? await cancelWhenGracefulShutdown {
             var sweptAt = ContinuousClock.now - self.settings.sweepInterval
             var countedAt = ContinuousClock.now - PushMetrics.depthInterval
@@ -130,7 +131,7 @@ public final class PushDispatcher: Service, Sendable {
                             let claim = live[candidate.messageID]!
                             sending.addTask {
                                 // A span of the traced send that queued it, when there was one.
-                                let outcome = await withSpan(
+                                let outcome = await Traced.root(
                                     "push.send", context: TraceParent.context(claim.traceParent), ofKind: .producer
                                 ) {
                                     _ in await provider.send(push)

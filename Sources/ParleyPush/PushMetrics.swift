@@ -21,6 +21,13 @@ enum PushMetrics {
     /// From the message's commit to the provider's answer.
     static let latency = perProvider { Timer(label: "parley_push_latency_seconds", dimensions: [("provider", $0.rawValue)]) }
 
+    /// Makes the counters the alerts watch at 0 when the dispatcher starts (one appearing only at
+    /// its first increment hides that increment from `rate()`).
+    static func prepare() {
+        _ = (expired, sent, tokensRemoved)
+        for provider in PushTokenType.allCases { _ = failed(provider, "credentials") }
+    }
+
     /// Failures are few: their counters are looked up as they come.
     static func failed(_ provider: PushTokenType, _ reason: String) -> Counter {
         Counter(label: "parley_push_failed_total", dimensions: [("provider", provider.rawValue), ("reason", reason)])

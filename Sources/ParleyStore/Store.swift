@@ -1,7 +1,7 @@
 import Logging
 import ParleyCore
 import Postgres
-import Tracing
+import Traced
 
 /// The repository layer's entry point: runs repository work on a pooled connection.
 ///
@@ -98,8 +98,8 @@ public struct Store: Sendable {
     /// call is a span of the request's trace (issue 37), from the wait for a connection to the
     /// commit; a no-op without a tracer.
     private func mappingUnavailable<T>(_ span: String, _ work: () async throws -> T) async throws -> T {
-        try await withSpan(span, ofKind: .client) { span in
-            if span.isRecording { span.attributes["db.system.name"] = "postgresql" }
+        try await Traced.span(span, ofKind: .client) { span in
+            span?.attributes["db.system.name"] = "postgresql"
             do {
                 return try await work()
             } catch let error as PostgresError where error.isUnavailability {

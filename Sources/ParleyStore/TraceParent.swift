@@ -1,3 +1,4 @@
+import Traced
 import Tracing
 
 /// The W3C `traceparent` that carries a trace from the request that queued work to the work
@@ -6,8 +7,8 @@ public enum TraceParent {
     /// The current span's `traceparent` when it is recorded (sampled); nil otherwise, and
     /// always without a tracer.
     public static var current: String? {
-        // Without a tracer (the default) this is all a transaction pays.
-        guard !(InstrumentationSystem.instrument is NoOpInstrument), let context = InstrumentationContext.current else { return nil }
+        // Outside a recorded trace (always without a tracer) this is all a transaction pays.
+        guard Traced.isRecording, let context = InstrumentationContext.current else { return nil }
         var fields: [String: String] = [:]
         InstrumentationSystem.instrument.inject(context, into: &fields, using: FieldInjector())
         guard let value = fields["traceparent"], value.hasSuffix("-01") else { return nil }

@@ -5,7 +5,7 @@ import OutboundPolicy
 import ParleyCore
 import ParleyStore
 import ServiceLifecycle
-import Tracing
+import Traced
 
 /// How deliveries are attempted (API.md §10.2).
 public struct WebhookDeliverySettings: Sendable {
@@ -60,6 +60,7 @@ public final class WebhookDispatcher: Service, Sendable {
     }
 
     public func run() async throws {
+        WebhookMetrics.prepare()
         try? await cancelWhenGracefulShutdown {
             var depthCountedAt = ContinuousClock.now - WebhookMetrics.depthInterval
             while !Task.isCancelled {
@@ -137,8 +138,9 @@ public final class WebhookDispatcher: Service, Sendable {
         guard let body else { return failed(claimed, statusCode: nil, error: "no body", retryable: false, retryAfter: nil, rendered: nil) }
         do {
             // A span of the trace of the request that queued it, when that one was traced.
-            let response = try await withSpan("webhook.deliver", context: TraceParent.context(claimed.traceParent), ofKind: .producer) {
-                span in
+            let response = try await Traced.root(
+                "webhook.deliver", context: TraceParent.context(claimed.traceParent), ofKind: .producer
+            ) { span in
                 if span.isRecording { span.attributes["parley.webhook_id"] = claimed.delivery.webhookID }
                 return try await post(body, claimed.delivery, destination, secrets: recipient.secrets)
             }

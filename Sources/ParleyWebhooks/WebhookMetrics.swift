@@ -13,6 +13,12 @@ enum WebhookMetrics {
     /// Failed attempts after which the delivery is kept as failed.
     static let failed = Counter(label: "parley_webhook_attempts_total", dimensions: [("outcome", "failed")])
 
+    /// Makes the outcome counters at 0 when the dispatcher starts: a counter that appeared only
+    /// at its first increment would hide that increment from `rate()` and the alerts.
+    static func prepare() {
+        _ = (delivered, retried, failed)
+    }
+
     static func count(_ attempts: [WebhookAttempt]) {
         for attempt in attempts {
             if attempt.delivered {
