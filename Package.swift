@@ -212,8 +212,7 @@ let package = Package(
             name: "Parley",
             dependencies: [
                 "ByteCoding", "CurlHTTP", "ParleyContainer", "ParleyCore", "ParleyFiles", "ParleyHTTP", "ParleyUsers", "Postgres",
-                "S3Storage",
-                argumentParser, hummingbird, logging, metrics, otel, prometheus, serviceLifecycle
+                "S3Storage", "Traced", argumentParser, hummingbird, logging, metrics, otel, prometheus, serviceLifecycle
             ]
         ),
         .testTarget(
@@ -231,8 +230,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "CurlHTTP", "HTTPWire", "OutboundPolicy", "OwnedTasks", "ParleyCore", "ParleyEvents",
                 "ParleyHTTP", "ParleyHTTPConventions", "ParleyLinkPreviews", "ParleyPush", "ParleyStore", "ParleyTranslation",
-                "ParleyWebhooks", "Postgres", "S3Storage",
-                crypto, logging, httpTypes, nioCore
+                "ParleyWebhooks", "Postgres", "S3Storage", "Traced", crypto, logging, httpTypes, nioCore
             ]
         ),
         .testTarget(

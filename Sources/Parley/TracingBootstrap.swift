@@ -2,6 +2,7 @@ import Logging
 import OTel
 import ParleyContainer
 import ServiceLifecycle
+import Traced
 
 /// With `PARLEY_TRACING`, the tracer every span of the process goes to (swift-otel, OTLP/HTTP,
 /// batched in the background) and the service that exports and flushes it at shutdown; none
@@ -13,9 +14,10 @@ func bootstrapTracing(_ config: Config, logger: Logger) throws -> [any Service] 
     configuration.logs.enabled = false
     configuration.metrics.enabled = false
     configuration.traces.enabled = true
-    // 1 % of the traces that start here; a caller's sampled `traceparent` is always followed.
-    // OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG override it.
-    configuration.traces.sampler = .parentBasedTraceIDRatio(ratio: 0.01)!
+    // Parley picks the operations that start a trace (`Traced`, PARLEY_TRACING_SAMPLE_RATIO); the
+    // tracer keeps those and follows a caller's sampled flag. OTEL_TRACES_SAMPLER overrides it.
+    configuration.traces.sampler = .parentBasedAlwaysOn
+    Traced.startTraces(ratio: config.tracingSampleRatio)
     configuration.diagnosticLogger = .custom(logger)
     let service = try OTel.bootstrap(configuration: configuration)
     logger.info("tracing on (OTLP/HTTP)")

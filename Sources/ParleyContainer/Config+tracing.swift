@@ -1,9 +1,16 @@
-/// `PARLEY_TRACING`: OpenTelemetry traces over OTLP/HTTP (issue 37), off by default. Where they
-/// go and how many are kept are the standard OTEL_* variables (`OTEL_EXPORTER_OTLP_ENDPOINT`,
-/// `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`, `OTEL_SERVICE_NAME`); Parley's own default
-/// keeps 1 % of traces, and every trace a caller's sampled `traceparent` starts.
+/// `PARLEY_TRACING`: OpenTelemetry traces over OTLP/HTTP (issue 37), off by default;
+/// `PARLEY_TRACING_SAMPLE_RATIO` (0…1, default 0.01): the share of requests (and event batches,
+/// deliveries without a traced origin) that start a trace; a caller's sampled `traceparent` is
+/// always followed. Where traces go is the standard OTEL_* variables (`OTEL_EXPORTER_OTLP_ENDPOINT`,
+/// `OTEL_SERVICE_NAME`, `OTEL_BSP_SCHEDULE_DELAY`; `OTEL_TRACES_SAMPLER` filters further).
 extension Config {
     static func readTracing(into config: inout Config, _ reader: EnvironmentReader) throws {
         config.tracing = try reader.bool("PARLEY_TRACING", default: false)
+        if let text = reader.environment["PARLEY_TRACING_SAMPLE_RATIO"], !text.isEmpty {
+            guard let ratio = Double(text), (0...1).contains(ratio) else {
+                throw ConfigError("PARLEY_TRACING_SAMPLE_RATIO must be a number from 0 to 1, not \"\(text)\".")
+            }
+            config.tracingSampleRatio = ratio
+        }
     }
 }

@@ -58,7 +58,7 @@ public struct Config: Sendable {
     /// `PARLEY_S3_*` (`Config+files`): files live there with `PARLEY_FILE_STORE=s3`.
     public var s3: S3Settings?
     public var filesInObjectStore = false
-    public var tracing = false  // `PARLEY_TRACING` (`Config+tracing`)
+    public var (tracing, tracingSampleRatio) = (false, 0.01)  // `PARLEY_TRACING*` (`Config+tracing`)
     /// The address clients reach this server at (behind a proxy, the proxy's), for file URLs.
     public var publicURL: String?
     /// The web pages' folder (`app/`, `console/`, `sdk/`), served at `/app/`, `/console/` and

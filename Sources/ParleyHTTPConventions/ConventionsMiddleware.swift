@@ -36,11 +36,14 @@ public struct ConventionsMiddleware: RouterMiddleware {
         RequestIDHeader.adopt(request, into: &context)
         context.maxUploadSize = maxJSONBodyBytes
         context.clients = requestLog.clients
-        // A server span per request (issue 37), child of the caller's `traceparent` if any; the
-        // spans of its transactions and outbound calls nest in it. A no-op without a tracer.
-        var caller = InstrumentationContext.topLevel
-        InstrumentationSystem.instrument.extract(request.headers, into: &caller, using: RequestHeaderExtractor())
-        return try await Traced.root("HTTP \(request.method.rawValue)", context: caller, ofKind: .server) { span in
+        // A server span (issue 37) for a request in a caller's trace (`traceparent`) or picked to
+        // start one (`Traced`); the spans of its transactions and outbound calls nest in it.
+        var caller: InstrumentationContext?
+        if request.headers[RequestHeaderExtractor.traceparent] != nil {
+            caller = .topLevel
+            InstrumentationSystem.instrument.extract(request.headers, into: &caller!, using: RequestHeaderExtractor())
+        }
+        return try await Traced.root("HTTP \(request.method.rawValue)", parent: caller, ofKind: .server) { span in
             var response: Response
             do {
                 try ControlCharacterRejection.check(request.uri.description)
@@ -54,7 +57,7 @@ public struct ConventionsMiddleware: RouterMiddleware {
             let status = Int(response.status.code)
             metrics?.record(route: route, method: request.method, status: status, since: started)
             requestLog.record(request, route: route, status: status, context: context, since: started)
-            if span.isRecording {
+            if let span, span.isRecording {
                 span.operationName = "\(request.method.rawValue) \(route)"
                 span.attributes["http.request.method"] = request.method.rawValue
                 span.attributes["http.route"] = route
@@ -69,6 +72,8 @@ public struct ConventionsMiddleware: RouterMiddleware {
 
 /// Reads `traceparent` and `tracestate` from a request's headers.
 struct RequestHeaderExtractor: Extractor {
+    static let traceparent = HTTPField.Name("traceparent")!
+
     func extract(key: String, from carrier: HTTPFields) -> String? {
         HTTPField.Name(key).flatMap { carrier[$0] }
     }

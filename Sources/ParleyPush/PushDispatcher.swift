@@ -132,7 +132,7 @@ public final class PushDispatcher: Service, Sendable {
                             sending.addTask {
                                 // A span of the traced send that queued it, when there was one.
                                 let outcome = await Traced.root(
-                                    "push.send", context: TraceParent.context(claim.traceParent), ofKind: .producer
+                                    "push.send", parent: TraceParent.context(claim.traceParent), ofKind: .producer
                                 ) {
                                     _ in await provider.send(push)
                                 }

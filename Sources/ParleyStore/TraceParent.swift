@@ -15,10 +15,10 @@ public enum TraceParent {
         return value
     }
 
-    /// A context whose parent is the span `traceparent` names (top level without one).
-    public static func context(_ traceParent: String?) -> InstrumentationContext {
+    /// A context whose parent is the span `traceparent` names; nil without one.
+    public static func context(_ traceParent: String?) -> InstrumentationContext? {
         var context = InstrumentationContext.topLevel
-        guard let traceParent else { return context }
+        guard let traceParent else { return nil }
         InstrumentationSystem.instrument.extract(["traceparent": traceParent], into: &context, using: FieldExtractor())
         return context
     }

@@ -139,9 +139,9 @@ public final class WebhookDispatcher: Service, Sendable {
         do {
             // A span of the trace of the request that queued it, when that one was traced.
             let response = try await Traced.root(
-                "webhook.deliver", context: TraceParent.context(claimed.traceParent), ofKind: .producer
+                "webhook.deliver", parent: TraceParent.context(claimed.traceParent), ofKind: .producer
             ) { span in
-                if span.isRecording { span.attributes["parley.webhook_id"] = claimed.delivery.webhookID }
+                span?.attributes["parley.webhook_id"] = claimed.delivery.webhookID
                 return try await post(body, claimed.delivery, destination, secrets: recipient.secrets)
             }
             if (200...299).contains(response.status) {

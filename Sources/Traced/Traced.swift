@@ -1,14 +1,26 @@
+import Synchronization
 @_exported import Tracing
 
-/// Child spans only inside a recorded trace (issue 37). Creating a span costs the tracer its ids,
-/// sampling decision and bookkeeping even when the trace is not sampled: measured with the user
-/// lookup at 1 % sampling (`scripts/bench/tracing`), spans for every transaction and call of every
-/// request cost 10–25 µs of the server's 60 per request (0.83× of tracing off). The root spans
-/// (a request's, an event batch's) decide; what runs inside a recorded one marks the task, and
-/// the spans below it are made only then.
+/// When spans are made (issue 37). Making one costs the tracer its ids, sampling decision and
+/// bookkeeping even when the trace is not kept: measured with the user lookup at 1 % sampling
+/// (`scripts/bench/tracing`), a span for every transaction and call of every request cost 0.83×
+/// of tracing off, and a root span for every request still 0.93×. So Parley picks the requests
+/// that start a trace itself, one in `1 / ratio` by a counter (`PARLEY_TRACING_SAMPLE_RATIO`),
+/// and makes no span at all for the others; a caller's `traceparent` always gets its root span
+/// (the tracer follows the caller's sampled flag). Inside a recorded root, the task is marked
+/// and child spans are made.
 public enum Traced {
     /// Whether the current task runs inside a recorded span.
     @TaskLocal public static var isRecording = false
+
+    /// Every how many root operations without a caller's trace start one (0: none; tracing off).
+    private static let every = Atomic<UInt64>(0)
+    private static let counter = Atomic<UInt64>(0)
+
+    /// Starts traces at `ratio` (0…1) of the root operations without a caller's trace.
+    public static func startTraces(ratio: Double) {
+        every.store(ratio <= 0 ? 0 : UInt64((1 / min(ratio, 1)).rounded()), ordering: .relaxed)
+    }
 
     /// `body` inside a child span named `name` when the task runs inside a recorded span;
     /// otherwise `body` alone, with no span (`nil`).
@@ -20,15 +32,22 @@ public enum Traced {
         return try await withSpan(name, ofKind: kind) { span in try await body(span) }
     }
 
-    /// `body` inside a span that starts or continues a trace (`context`); what runs in it is
-    /// marked recording when the tracer records the span.
+    /// `body` inside a root span: continuing the caller's trace (`parent`, from a `traceparent`),
+    /// or, without one, starting a trace when this operation is picked; otherwise no span. What
+    /// runs in a recorded one is marked recording.
     public static func root<T>(
-        _ name: String, context: InstrumentationContext, ofKind kind: SpanKind, isolation: isolated (any Actor)? = #isolation,
-        _ body: (any Span) async throws -> T
+        _ name: String, parent: InstrumentationContext?, ofKind kind: SpanKind, isolation: isolated (any Actor)? = #isolation,
+        _ body: ((any Span)?) async throws -> T
     ) async rethrows -> T {
-        try await withSpan(name, context: context, ofKind: kind) { span in
+        guard parent != nil || picked() else { return try await body(nil) }
+        return try await withSpan(name, context: parent ?? .topLevel, ofKind: kind) { span in
             guard span.isRecording else { return try await body(span) }
             return try await $isRecording.withValue(true) { try await body(span) }
         }
+    }
+
+    private static func picked() -> Bool {
+        let every = every.load(ordering: .relaxed)
+        return every > 0 && counter.wrappingAdd(1, ordering: .relaxed).oldValue % every == 0
     }
 }

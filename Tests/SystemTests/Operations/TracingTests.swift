@@ -26,7 +26,7 @@ import Testing
                         let process = try await ServerProcess(environment: [
                             "DATABASE_URL": database, "PARLEY_TRACING": "true", "OTEL_EXPORTER_OTLP_ENDPOINT": collectorURL,
                             // Only callers' sampled traces: this process starts none of its own.
-                            "OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0",
+                            "PARLEY_TRACING_SAMPLE_RATIO": "0",
                             "OTEL_BSP_SCHEDULE_DELAY": "100", "PARLEY_OUTBOUND_ALLOW_HOSTS": "127.0.0.1:\(receiverPort)",
                             "PARLEY_TRANSLATION_PROVIDER": "google", "PARLEY_TRANSLATION_URL": providerURL,
                             "PARLEY_TRANSLATION_KEY": provider.key
