@@ -63,7 +63,7 @@ let package = Package(
         // The libpq wrapper: connections, parameterised queries, pool, migrations.
         .target(
             name: "Postgres",
-            dependencies: ["CLibPQ", "OwnedTasks", dequeModule, logging, metrics, nioCore, nioPosix, serviceLifecycle]
+            dependencies: ["CLibPQ", "OwnedTasks", dequeModule, logging, metrics, nioCore, nioPosix, serviceLifecycle, tracing]
         ),
         // Spans only inside a recorded trace (issue 37): the gate every traced layer asks.
         .target(name: "Traced", dependencies: [tracing]),

@@ -2,6 +2,7 @@ import Logging
 import ParleyCore
 import Postgres
 import Traced
+import Tracing
 
 /// The repository layer's entry point: runs repository work on a pooled connection.
 ///
@@ -22,11 +23,13 @@ public struct Store: Sendable {
     /// Runs `body` on one connection in autocommit mode (each statement on its own).
     public func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
         try await mappingUnavailable("db.read") {
-            let (afterCommit, traceParent) = (AfterCommit(), TraceParent.current)
+            let (afterCommit, traceParent, trace) = (AfterCommit(), TraceParent.current, Self.roundTripTrace)
             let (result, wroteEvents) = try await pool.withConnection { connection in
-                let repositories = Repositories(connection: connection, afterCommit: afterCommit, traceParent: traceParent)
-                let result = try body(repositories)
-                return (result, try repositories.events.flush())
+                try connection.tracingRoundTrips(in: trace) {
+                    let repositories = Repositories(connection: connection, afterCommit: afterCommit, traceParent: traceParent)
+                    let result = try body(repositories)
+                    return (result, try repositories.events.flush())
+                }
             }
             if wroteEvents { eventWake.request() }
             await afterCommit.run()
@@ -44,18 +47,13 @@ public struct Store: Sendable {
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (Repositories) throws -> T) async throws -> T {
         try await mappingUnavailable("db.transaction") {
             var attempt = 1
-            let traceParent = TraceParent.current
+            let (traceParent, trace) = (TraceParent.current, Self.roundTripTrace)
             while true {
                 let afterCommit = AfterCommit()
                 do {
                     let (result, wroteEvents) = try await pool.withConnection { connection in
-                        try connection.transactionWithFinalStatement { connection in
-                            let repositories = Repositories(connection: connection, afterCommit: afterCommit, traceParent: traceParent)
-                            let result = try body(repositories)
-                            // The events go last, with the COMMIT: their locks are the last the
-                            // transaction takes, and held for the shortest time.
-                            let events = try repositories.events.flushStatement()
-                            return ((result, events != nil), last: events)
+                        try connection.tracingRoundTrips(in: trace) {
+                            try Self.runTransaction(on: connection, afterCommit: afterCommit, traceParent: traceParent, body)
                         }
                     }
                     if wroteEvents { eventWake.request() }
@@ -66,6 +64,23 @@ public struct Store: Sendable {
                     try await Task.sleep(for: .milliseconds(Int.random(in: 2...10) * attempt))
                 }
             }
+        }
+    }
+
+    /// The trace of the database span the task runs in, when recorded: its round trips' parent.
+    private static var roundTripTrace: InstrumentationContext? { Traced.isRecording ? InstrumentationContext.current : nil }
+
+    /// One attempt of `transaction`'s body, with its events written last.
+    private static func runTransaction<T>(
+        on connection: PostgresConnection, afterCommit: AfterCommit, traceParent: String?, _ body: (Repositories) throws -> T
+    ) throws -> (T, Bool) {
+        try connection.transactionWithFinalStatement { connection in
+            let repositories = Repositories(connection: connection, afterCommit: afterCommit, traceParent: traceParent)
+            let result = try body(repositories)
+            // The events go last, with the COMMIT: their locks are the last the transaction
+            // takes, and held for the shortest time.
+            let events = try repositories.events.flushStatement()
+            return ((result, events != nil), last: events)
         }
     }
 

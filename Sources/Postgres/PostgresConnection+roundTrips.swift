@@ -7,6 +7,10 @@ import CLibPQ
 /// SAVEPOINT) ride along with the next statement, independent statements share a round trip,
 /// and the transaction's last statement carries the COMMIT.
 extension PostgresConnection {
+    func connectionError() -> PostgresError {
+        PostgresError(kind: .connection, message: Self.errorMessage(handle))
+    }
+
     /// Sends `sql` (no parameters, an answer nobody needs) in the round trip of the next
     /// statement; its failure is that statement's failure.
     public func sendWithNext(_ sql: String) {
@@ -83,6 +87,12 @@ extension PostgresConnection {
     /// failure aborts. Throws a connection error when the connection failed before anything was
     /// answered, so that a lent connection's first round trip may be retried.
     func roundTrip(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [PostgresResult] {
+        try traced(statements.first?.sql ?? "", statements: statements.count + deferredStatements.count) {
+            try roundTripUntraced(statements)
+        }
+    }
+
+    private func roundTripUntraced(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [PostgresResult] {
         guard isHealthy else { throw PostgresError(kind: .connection, message: "the connection was left unusable") }
         statementsSinceLease += 1
         let deferred = deferredStatements

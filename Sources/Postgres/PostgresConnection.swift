@@ -1,6 +1,7 @@
 import CLibPQ
 import Foundation
 import Logging
+import Tracing
 
 /// One libpq connection. Owns the `PGconn` and always finishes it.
 ///
@@ -22,6 +23,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Statements whose answers nobody waits for (BEGIN, SAVEPOINT), sent in the round trip of
     /// the next statement (see `sendWithNext`).
     var deferredStatements: [String] = []
+    /// The trace whose span each round trip is (`tracingRoundTrips`); nil: none.
+    var traceContext: InstrumentationContext?
 
     /// Connects with a libpq connection string or URI (`host=… dbname=…` or `postgresql://…`),
     /// and applies `settings`.
@@ -86,18 +89,16 @@ public final class PostgresConnection: @unchecked Sendable {
         if !deferredStatements.isEmpty { return try roundTrip([(sql, parameters)])[0] }
         statementsSinceLease += 1
         let name = try preparedName(for: sql, parameterCount: parameters.count)
-        return try withCStrings(parameters.map { $0.postgresText }) { values in
-            try check(PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0))
+        return try traced(sql, statements: 1) {
+            try withCStrings(parameters.map { $0.postgresText }) { values in
+                try check(PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0))
+            }
         }
     }
 
     /// Fault injection for the tests: the next pipeline round stops after its first answer, as a
     /// round does when something goes wrong halfway, leaving the rest unread.
     var abandonRoundForTesting = false
-
-    func connectionError() -> PostgresError {
-        PostgresError(kind: .connection, message: Self.errorMessage(handle))
-    }
 
     /// Runs SQL text that has no parameters, possibly several statements (migrations, BEGIN).
     @discardableResult
@@ -106,7 +107,7 @@ public final class PostgresConnection: @unchecked Sendable {
         // Deferred statements go ahead in the same simple query (statements separated by ";").
         let text = deferredStatements.isEmpty ? sql : (deferredStatements + [sql]).joined(separator: "; ")
         deferredStatements.removeAll()
-        return try check(PQexec(handle, text))
+        return try traced(text, statements: 1) { try check(PQexec(handle, text)) }
     }
 
     func isPrepared(_ sql: String) -> Bool {
@@ -169,7 +170,7 @@ public final class PostgresConnection: @unchecked Sendable {
         return String(cString: value)
     }
 
-    private static func errorMessage(_ handle: OpaquePointer) -> String {
+    static func errorMessage(_ handle: OpaquePointer) -> String {
         guard let message = PQerrorMessage(handle) else { return "unknown libpq error" }
         return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -5,7 +5,8 @@ import Testing
 /// local collector. A caller's sampled `traceparent` is followed: its request's span, the spans of
 /// its transactions and of its outbound calls are in that trace, the outbound call carries it on
 /// (`traceparent` to the translation provider), and so does the webhook delivery the request
-/// queued, sent later by the dispatcher. Unsampled callers leave no spans.
+/// queued, sent later by the dispatcher, and the push to the offline member. Unsampled callers
+/// leave no spans.
 @Suite struct TracingTests {
     static func randomHex(_ bytes: Int) -> String {
         (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
@@ -23,7 +24,10 @@ import Testing
             try await provider.run { providerURL in
                 try await receiver.run { receiverPort in
                     try await OwnDatabase.with { database in
+                        let push = try PushStandIn.shared.get().handshake
                         let process = try await ServerProcess(environment: [
+                            "PARLEY_FCM_CREDENTIALS_FILE": push.fcm_credentials_file, "PARLEY_FCM_URL": "https://127.0.0.1:\(push.port)",
+                            "PARLEY_PUSH_CA_FILE": push.ca_file,
                             "DATABASE_URL": database, "PARLEY_TRACING": "true", "OTEL_EXPORTER_OTLP_ENDPOINT": collectorURL,
                             // Only callers' sampled traces: this process starts none of its own.
                             "PARLEY_TRACING_SAMPLE_RATIO": "0",
@@ -46,12 +50,20 @@ import Testing
         let admin = ["Api-Token": TestServer.apiToken]
         let hook = #"{"enabled":true,"url":"http://127.0.0.1:\#(receiverPort)/hook","enabled_events":["*"]}"#
         #expect(try await process.request("PUT", "/v3/applications/settings/webhook", headers: admin, body: hook).status == 200)
-        let user = "traced-\(randomHex(4))"
-        let created = try await process.request(
-            "POST", "/v3/users", headers: admin, body: #"{"user_id":"\#(user)","nickname":"T","profile_url":"","issue_session_token":true}"#
-        )
-        let session = ["Session-Token": try #require(json(created)["session_token"] as? String)]
-        let made = try await process.request("POST", "/v3/group_channels", headers: admin, body: #"{"user_ids":["\#(user)"]}"#)
+        let (user, offline, device) = ("traced-\(randomHex(4))", "offline-\(randomHex(4))", "fcm-\(randomHex(8))")
+        var sessions: [String] = []
+        for id in [user, offline] {
+            let created = try await process.request(
+                "POST", "/v3/users", headers: admin,
+                body: #"{"user_id":"\#(id)","nickname":"T","profile_url":"","issue_session_token":true}"#)
+            sessions.append(try #require(json(created)["session_token"] as? String))
+        }
+        let session = ["Session-Token": sessions[0]]
+        let registered = try await process.request(
+            "POST", "/v3/users/\(offline)/push/gcm", headers: ["Session-Token": sessions[1]], body: #"{"gcm_reg_token":"\#(device)"}"#)
+        #expect(registered.status == 200)
+        let made = try await process.request(
+            "POST", "/v3/group_channels", headers: admin, body: #"{"user_ids":["\#(user)","\#(offline)"]}"#)
         let channel = try #require(json(made)["channel_url"] as? String, "\(made.text)")
         let base = "/v3/group_channels/\(channel)/messages"
         let (traced, unsampled) = (randomHex(16), randomHex(16))
@@ -73,12 +85,16 @@ import Testing
         #expect(delivered)
         let webhook = receiver.received(about: channel).first { $0.json["category"] as? String == "group_channel:message_send" }
         #expect(webhook?.headers["traceparent"]?.hasPrefix("00-\(traced)-") == true, "\(webhook?.headers ?? [:])")
+        let standIn = try PushStandIn.shared.get()
+        #expect(try await eventually(within: .seconds(20)) { try await !standIn.accepted("fcm", token: device).isEmpty })
+        let pushed = try await standIn.accepted("fcm", token: device).first?["headers"] as? [String: Any]
+        #expect((pushed?["traceparent"] as? String)?.hasPrefix("00-\(traced)-") == true, "\(pushed ?? [:])")
         // Unsampled callers, and a caller without a trace (the ratio is 0).
         _ = try await process.request("GET", "/v3/users/\(user)", headers: within(unsampled, sampled: false))
         _ = try await process.request("GET", "/v3/users/\(user)", headers: session)
         let names = [
             "POST /v3/group_channels/{channel_url}/messages", "POST /v3/group_channels/{channel_url}/messages/{message_id}/translation",
-            "db.shared_transaction", "HTTP POST", "webhook.deliver"
+            "db.shared_transaction", "db.round_trip", "HTTP POST", "webhook.deliver", "push.send"
         ]
         let found = try await eventually(within: .seconds(20)) {
             collector.anyExportHolds(traced.hexBytes) && names.allSatisfy { collector.anyExportHolds(Array($0.utf8)) }
