@@ -25,7 +25,11 @@ struct ServeCommand: AsyncParsableCommand {
         let container = try Container.live(config: config, logger: logger, metricsRegistry: metricsRegistry)
         try await checkFileKey(container, logger: logger)
         let app = buildApplication(container: container, with: tracing)
-        logger.info("parley listening", metadata: ["url": "http://\(config.host):\(config.port)"])
+        logger.info(
+            "parley listening", metadata: ["url": "http://\(config.host):\(config.port)", "queue_workers": "\(config.queueWorkers)"])
+        if !config.queueWorkers {
+            logger.notice("queue workers off: pushes, webhooks, scheduled messages and jobs wait for an instance that runs them")
+        }
         try await app.runService()
     }
 }

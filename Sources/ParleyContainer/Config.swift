@@ -45,6 +45,8 @@ public struct Config: Sendable {
     /// Statement, lock-wait and idle-transaction timeouts of every database session.
     public var databaseSession = SessionSettings()
     public var autoMigrate = false
+    /// `PARLEY_QUEUE_WORKERS` (`Config+instance`): whether this instance works the shared queues.
+    public var queueWorkers = true
     /// API.md §3.7: whether members see messages sent before they joined.
     public var chatHistory = true
     /// Whether session users may choose their group channels' URLs (`ChatSettings`).
@@ -128,7 +130,7 @@ public struct Config: Sendable {
                 }
                 return network
             }
-        config.metrics = try readMetrics(reader)
+        try readInstanceRole(into: &config, reader)
         if let level = environment["PARLEY_LOG_LEVEL"] {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw ConfigError("PARLEY_LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -210,14 +212,6 @@ public struct Config: Sendable {
         try readFileStore(into: &config, reader)
         try readTracing(into: &config, reader)
         return config
-    }
-
-    private static func readMetrics(_ reader: EnvironmentReader) throws -> MetricsExposure {
-        guard try reader.bool("PARLEY_METRICS", default: true) else { return .off }
-        guard reader.environment["PARLEY_METRICS_PORT"].map({ !$0.isEmpty }) == true else { return .apiToken }
-        let port = try reader.int("PARLEY_METRICS_PORT", default: 0, range: 1...65535)
-        let host = reader.environment["PARLEY_METRICS_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
-        return .port(host: host, port: port)
     }
 
     private static func readTranslation(into config: inout Config, _ reader: EnvironmentReader) throws {

@@ -163,6 +163,12 @@ public struct Container: Sendable {
         let jobs = Self.jobRunner(
             config, store: store, clock: clock, users: users, groupChannels: groupChannels, messages: messages, files: files,
             archives: archives, logger: logger)
+        // The workers of the queues every instance shares, each claim leased in the database: any
+        // number of instances may run them; API-only instances (`PARLEY_QUEUE_WORKERS=false`) do not.
+        let queueWorkers: [any Service] = [
+            FileSweeper(storage: fileStorage, store: store, logger: logger), webhookDispatcher, pushDispatcher,
+            ScheduledMessageDispatcher(store: store, delivery: scheduledDelivery, settings: config.scheduledDelivery, logger: logger), jobs
+        ]
         let realtime = Realtime(
             store: store, conninfo: config.databaseURL, settings: config.events, participation: participants, clock: clock, logger: logger,
             tasks: tasks)
@@ -224,15 +230,13 @@ public struct Container: Sendable {
             realtime: realtime,
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
-            services: [
-                pool, FileSweeper(storage: fileStorage, store: store, logger: logger), realtime, webhookDispatcher, previews,
-                OutboundHTTP(client: outbound), pushDispatcher,
-                ScheduledMessageDispatcher(store: store, delivery: scheduledDelivery, settings: config.scheduledDelivery, logger: logger),
-                jobs,
-                StatisticsRecorder(
-                    store: store, activity: activity, clock: clock, interval: config.jobs.statisticsInterval, logger: logger),
-                tasks
-            ],
+            // Stopped in reverse order: the queue workers before the outbound client they send through.
+            services: [pool, realtime, previews, OutboundHTTP(client: outbound)] + (config.queueWorkers ? queueWorkers : [])
+                + [
+                    StatisticsRecorder(
+                        store: store, activity: activity, clock: clock, interval: config.jobs.statisticsInterval, logger: logger),
+                    tasks
+                ],
             shutdown: {
                 await tasks.drain(within: tasks.shutdownGrace)
                 outbound.shutdown()

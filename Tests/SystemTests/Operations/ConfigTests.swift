@@ -24,6 +24,12 @@ import Testing
         )
     }
 
+    @Test func queueWorkersRunUnlessTurnedOff() throws {
+        #expect(try Config.fromEnvironment(Self.base).queueWorkers)
+        #expect(try !Config.fromEnvironment(Self.base.merging(["PARLEY_QUEUE_WORKERS": "false"]) { $1 }).queueWorkers)
+        #expect(throws: ConfigError.self) { try Config.fromEnvironment(Self.base.merging(["PARLEY_QUEUE_WORKERS": "sometimes"]) { $1 }) }
+    }
+
     @Test func eachTranslationProviderStartsWithTheSettingsItNeeds() throws {
         for provider in ["google", "deepl"] {
             let keyed = try Config.fromEnvironment(
