@@ -1,8 +1,8 @@
 /// What this instance takes part in besides answering requests: where its metrics are served,
 /// and whether it works the queues every instance shares.
 extension Config {
-    /// `PARLEY_QUEUE_WORKERS` (default `true`): pushes, webhook deliveries, scheduled messages,
-    /// jobs and the file sweeper are claimed from the database by whichever instances run their
+    /// `PARLEY_QUEUE_WORKERS` (default `true`): pushes, webhook deliveries, scheduled messages and
+    /// jobs (the stored files' sweep among them) are claimed from the database by whichever instances run their
     /// workers. `false` makes an API-only instance, so that a deployment can give that work to
     /// worker instances of their own (their own CPU, scaled apart from the API; docs/OPERATIONS.md).
     static func readInstanceRole(into config: inout Config, _ reader: EnvironmentReader) throws {

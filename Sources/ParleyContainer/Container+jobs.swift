@@ -21,11 +21,15 @@ extension Container {
         let retention = config.jobs.messageRetention.map { RetentionJob(files: files, retention: $0, batchSize: batchSize) }
         return JobRunner(
             store: store, clock: clock,
-            handlers: [gdprJob, announcementJob, ChannelRetentionJob(files: files, batchSize: batchSize), AddressLimitSweepJob()]
+            handlers: [
+                gdprJob, announcementJob, ChannelRetentionJob(files: files, batchSize: batchSize), AddressLimitSweepJob(),
+                StoredFileSweepJob(files: files)
+            ]
                 + exportJobs + (retention.map { [$0] } ?? []),
             recurring: [
                 RecurringJob(kind: ChannelRetentionJob.jobKind, interval: config.jobs.channelRetentionInterval),
-                RecurringJob(kind: AddressLimitSweepJob.jobKind, interval: AddressLimitSweepJob.interval)
+                RecurringJob(kind: AddressLimitSweepJob.jobKind, interval: AddressLimitSweepJob.interval),
+                RecurringJob(kind: StoredFileSweepJob.jobKind, interval: StoredFileSweepJob.interval)
             ] + (retention == nil ? [] : [RecurringJob(kind: RetentionJob.jobKind, interval: config.jobs.retentionInterval)]),
             settings: config.jobs, logger: logger)
     }

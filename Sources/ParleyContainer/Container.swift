@@ -163,10 +163,11 @@ public struct Container: Sendable {
         let jobs = Self.jobRunner(
             config, store: store, clock: clock, users: users, groupChannels: groupChannels, messages: messages, files: files,
             archives: archives, logger: logger)
-        // The workers of the queues every instance shares, each claim leased in the database: any
-        // number of instances may run them; API-only instances (`PARLEY_QUEUE_WORKERS=false`) do not.
+        // The workers of the queues every instance shares (jobs include the stored files' sweep),
+        // each claim leased in the database: any number of instances may run them; API-only
+        // instances (`PARLEY_QUEUE_WORKERS=false`) do not.
         let queueWorkers: [any Service] = [
-            FileSweeper(storage: fileStorage, store: store, logger: logger), webhookDispatcher, pushDispatcher,
+            webhookDispatcher, pushDispatcher,
             ScheduledMessageDispatcher(store: store, delivery: scheduledDelivery, settings: config.scheduledDelivery, logger: logger), jobs
         ]
         let realtime = Realtime(
@@ -231,7 +232,8 @@ public struct Container: Sendable {
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
             // Stopped in reverse order: the queue workers before the outbound client they send through.
-            services: [pool, realtime, previews, OutboundHTTP(client: outbound)] + (config.queueWorkers ? queueWorkers : [])
+            services: [pool, FileSweeper(storage: fileStorage, logger: logger), realtime, previews, OutboundHTTP(client: outbound)]
+                + (config.queueWorkers ? queueWorkers : [])
                 + [
                     StatisticsRecorder(
                         store: store, activity: activity, clock: clock, interval: config.jobs.statisticsInterval, logger: logger),

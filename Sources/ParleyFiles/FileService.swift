@@ -80,6 +80,24 @@ public struct FileService: Sendable {
         await removeStoredFiles([fileID])
     }
 
+    /// One page of the sweep of stored files (`StoredFileSweepJob`): of the files on the page
+    /// last changed more than `gracePeriod` before `now`, removes those that no message, pending
+    /// scheduled message or unexpired export links to; fresher ones may belong to a send still
+    /// being saved. Returns how many went and the position of the next page (nil: done).
+    public func sweepStoredFiles(after: String, now: Date, gracePeriod: TimeInterval) async throws -> (removed: Int, next: String?) {
+        let (candidates, next) = try await storage.storedPage(after: after, olderThan: now.addingTimeInterval(-gracePeriod))
+        let ids = Array(candidates)
+        var removed = 0
+        for start in stride(from: 0, to: ids.count, by: 1000) {
+            let batch = Array(ids[start..<min(start + 1000, ids.count)])
+            let known = try await store.read { try $0.files.known(batch, now: Int64(now.timeIntervalSince1970 * 1000)) }
+            let orphans = batch.filter { !known.contains($0) }
+            await storage.remove(orphans)
+            removed += orphans.count
+        }
+        return (removed, next)
+    }
+
     /// Deletes the stored bytes of files whose rows are gone (after the removal has committed).
     public func removeStoredFiles(_ fileIDs: [String]) async {
         await storage.remove(fileIDs)

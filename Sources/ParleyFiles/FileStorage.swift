@@ -101,26 +101,27 @@ public struct FileStorage: Sendable {
             return Array(page.objects.compactMap { Self.fileID(ofName: $0.key, thumbnails: false) }.prefix(limit))
         }
         let root = root
-        return try await BlockingWork.run { LocalFiles(root: root).fileIDs(modifiedBefore: nil, limit: limit) }
+        return try await BlockingWork.run { LocalFiles(root: root).firstFileIDs(limit: limit) }
     }
 
-    /// Stored files and temporary files last changed before `cutoff`: the sweeper's candidates.
-    func entries(olderThan cutoff: Date) async throws -> (fileIDs: Set<String>, temporaryPaths: [String]) {
-        let local = LocalFiles(root: root)
-        let temporary = try await BlockingWork.run { local.temporaryPaths(modifiedBefore: cutoff) }
+    /// One page of the stored files last changed before `cutoff`, in name order after the name
+    /// `after` ("" for the first): the ids they belong to, and the name the next page starts
+    /// after (nil after the last). A bucket's page is one listing (1,000 names); the folder's,
+    /// one of its subfolders.
+    func storedPage(after: String, olderThan cutoff: Date) async throws -> (fileIDs: Set<String>, next: String?) {
         guard let objects else {
-            return (Set(try await BlockingWork.run { local.fileIDs(modifiedBefore: cutoff, limit: .max) }), temporary)
+            let local = LocalFiles(root: root)
+            return try await BlockingWork.run { local.folderPage(after: after, olderThan: cutoff) }
         }
-        var fileIDs = Set<String>()
-        var continuation: String?
-        repeat {
-            let page = try await objects.list(after: continuation)
-            for object in page.objects where object.lastModified < cutoff {
-                if let id = Self.fileID(ofName: object.key, thumbnails: true) { fileIDs.insert(id) }
-            }
-            continuation = page.next
-        } while continuation != nil
-        return (fileIDs, temporary)
+        let page = try await objects.list(startAfter: after.isEmpty ? nil : after)
+        let old = page.objects.filter { $0.lastModified < cutoff }
+        return (Set(old.compactMap { Self.fileID(ofName: $0.key, thumbnails: true) }), page.next == nil ? nil : page.objects.last?.key)
+    }
+
+    /// Unfinished uploads (this instance's `<root>/tmp`) last changed before `cutoff`.
+    func temporaryPaths(olderThan cutoff: Date) async throws -> [String] {
+        let local = LocalFiles(root: root)
+        return try await BlockingWork.run { local.temporaryPaths(modifiedBefore: cutoff) }
     }
 
     /// The file id a stored name belongs to (`ab/<id>`, or `ab/<id>.t1` with `thumbnails`).
@@ -136,20 +137,33 @@ public struct FileStorage: Sendable {
 struct LocalFiles {
     let root: String
 
-    /// Up to `limit` stored files (and thumbnails) changed before `cutoff`, or the first files
-    /// found (no thumbnails).
-    func fileIDs(modifiedBefore cutoff: Date?, limit: Int) -> [String] {
+    /// The ids of the first `limit` stored files found (not thumbnails).
+    func firstFileIDs(limit: Int) -> [String] {
         var found: [String] = []
         let manager = FileManager.default
         for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where folder != "tmp" {
             for name in (try? manager.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? [] {
-                guard let id = FileStorage.fileID(ofName: name, thumbnails: cutoff != nil) else { continue }
-                if let cutoff, !isOlder("\(root)/\(folder)/\(name)", than: cutoff) { continue }
+                guard let id = FileStorage.fileID(ofName: name, thumbnails: false) else { continue }
                 found.append(id)
                 if found.count == limit { return found }
             }
         }
         return found
+    }
+
+    /// The stored files and thumbnails changed before `cutoff` in the first subfolder named after
+    /// `after` (a subfolder's name), and that subfolder's name when others follow.
+    func folderPage(after: String, olderThan cutoff: Date) -> (fileIDs: Set<String>, next: String?) {
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0 != "tmp" && $0 > after }.sorted()
+        guard let folder = folders.first else { return ([], nil) }
+        var found = Set<String>()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? [] {
+            guard let id = FileStorage.fileID(ofName: name, thumbnails: true), isOlder("\(root)/\(folder)/\(name)", than: cutoff) else {
+                continue
+            }
+            found.insert(id)
+        }
+        return (found, folders.count > 1 ? folder : nil)
     }
 
     /// Every stored file's and thumbnail's name (`ab/<id>`, `ab/<id>.t1`).

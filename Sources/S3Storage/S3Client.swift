@@ -150,10 +150,15 @@ public final class S3Client: Sendable {
         public let size: Int64
     }
 
-    /// The objects under `prefix` (within the configured prefix), a page at a time.
-    public func list(prefix: String = "", after continuation: String? = nil) async throws -> (objects: [Object], next: String?) {
+    /// The objects under `prefix` (within the configured prefix), a page at a time: the first, the
+    /// one a `continuation` token names, or the one after the key `startAfter` (a position that
+    /// can be kept: tokens are opaque and may not outlive the listing).
+    public func list(
+        prefix: String = "", after continuation: String? = nil, startAfter: String? = nil
+    ) async throws -> (objects: [Object], next: String?) {
         var query = [("list-type", "2"), ("prefix", settings.prefix + prefix), ("max-keys", "1000")]
         if let continuation { query.append(("continuation-token", continuation)) }
+        if let startAfter { query.append(("start-after", settings.prefix + startAfter)) }
         let text = try await send(.get, key: nil, query: query, maxResponseBytes: 8 << 20).text
         let parser = ISO8601DateFormatter()
         parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

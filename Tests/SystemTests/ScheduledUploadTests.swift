@@ -116,10 +116,17 @@ import Testing
         }
     }
 
+    /// On a database of its own: the sweep of stored files is a recurring job, which the second
+    /// server schedules as it starts and which no other test's server may take.
     @Test func theSweeperKeepsAPendingUpload() async throws {
+        try await OwnDatabase.with { database in try await Self.sweepKeepsAPendingUpload(database) }
+    }
+
+    static func sweepKeepsAPendingUpload(_ database: String) async throws {
         let folder = Self.folder()
         let fileKey = (0..<32).map { _ in UInt8.random(in: 0...255) }
-        let configure: (inout Config) -> Void = {
+        let configure: @Sendable (inout Config) -> Void = {
+            $0.databaseURL = database
             $0.fileDirectory = folder
             $0.fileKey = fileKey
         }
@@ -142,8 +149,11 @@ import Testing
         for path in stored + [orphan] {
             try manager.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: folder + "/" + path)
         }
-        // A second server sweeps as it starts: the orphan goes, the pending upload stays.
-        try await TestServer.withAPI(configure) { api in
+        // A second server sweeps as it starts (jobs on): the orphan goes, the pending upload stays.
+        try await TestServer.withAPI({
+            configure(&$0)
+            $0.jobs.enabled = true
+        }) { api in
             try await eventually(within: .seconds(5)) { !manager.fileExists(atPath: folder + "/" + orphan) }
             #expect(Self.files(in: folder) == stored)
             let (channel, id, sender) = try #require(pending.value)

@@ -14,7 +14,25 @@ os.environ["INITIAL_NO_AUTH_ACTION_COUNT"] = "3"
 os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
 
 import boto3  # noqa: E402  (moto depends on it)
+from moto.core.responses import BaseResponse  # noqa: E402
 from moto.server import ThreadedMotoServer  # noqa: E402
+
+# moto checks a signature against the request's URL as werkzeug rebuilds it, with an encoded
+# query value decoded (`start-after=ab%2Fcd` becomes `ab/cd`), and so refuses the signature of
+# any listing whose parameters hold a slash: boto3's own as well as Parley's. AWS signs the query
+# as it was sent (SigV4's canonical query is the encoded pairs): give moto the raw query.
+_setup_class = BaseResponse.setup_class
+
+
+def _setup_class_with_raw_query(self, request, full_url, headers, *args, **kwargs):
+    result = _setup_class(self, request, full_url, headers, *args, **kwargs)
+    raw = getattr(request, "environ", {}).get("QUERY_STRING")
+    if raw:
+        self.uri = self.uri.split("?", 1)[0] + "?" + raw
+    return result
+
+
+BaseResponse.setup_class = _setup_class_with_raw_query
 
 server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
 server.start()
