@@ -82,7 +82,7 @@ let package = Package(
             name: "ParleyCompliance",
             dependencies: [
                 "ByteCoding", "OwnedTasks", "ParleyCore", "ParleyStore", "ParleyChat", "ParleyFiles", "ParleyUsers", crypto, logging,
-                serviceLifecycle
+                metrics, serviceLifecycle
             ]
         ),
         // Bots (API.md §14.8): users with a callback URL; their deliveries are the webhook queue's.

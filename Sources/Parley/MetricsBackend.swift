@@ -20,6 +20,10 @@ func bootstrapMetrics() -> PrometheusCollectorRegistry {
         .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .milliseconds(750),
         .seconds(1), .seconds(2), .seconds(5), .seconds(30), .seconds(120), .seconds(600)
     ]
+    // A job's run: a sweep of an empty table in milliseconds, an export or an erasure in minutes.
+    factory.durationHistogramBuckets["parley_job_run_seconds"] = [
+        .milliseconds(100), .seconds(1), .seconds(5), .seconds(30), .seconds(60), .seconds(300), .seconds(900), .seconds(3600)
+    ]
     factory.valueHistogramBuckets["parley_db_pipeline_batch_size"] = [1, 2, 4, 8, 16, 32]
     factory.valueHistogramBuckets["parley_shared_transaction_calls"] = [1, 2, 4, 8, 16]
     MetricsSystem.bootstrap(factory)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import ParleyContainer
 import ParleyFiles
 import ParleyHTTP
@@ -27,6 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
         let app = buildApplication(container: container, with: tracing)
         logger.info(
             "parley listening", metadata: ["url": "http://\(config.host):\(config.port)", "queue_workers": "\(config.queueWorkers)"])
+        // 1 on an instance that runs the shared queues, 0 on an API-only one: an alert sees when
+        // none does (ParleyNoQueueWorkers).
+        Gauge(label: "parley_queue_workers").record(config.queueWorkers ? 1 : 0)
         if !config.queueWorkers {
             logger.notice("queue workers off: pushes, webhooks, scheduled messages and jobs wait for an instance that runs them")
         }

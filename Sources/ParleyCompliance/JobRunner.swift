@@ -86,6 +86,7 @@ public final class JobRunner: Service, Sendable {
     }
 
     public func run() async throws {
+        JobMetrics.prepare(kinds: handlers.keys)
         await PollingLoop.run(enabled: settings.enabled, every: settings.pollInterval) { await self.runNext() }
     }
 
@@ -104,19 +105,29 @@ public final class JobRunner: Service, Sendable {
         }
         guard let handler = handlers[claimed.job.kind] else { return true }
         let running = RunningJob(claimed: claimed, store: store, clock: clock, lease: lease)
+        let started = ContinuousClock.now
+        let outcome: JobMetrics.Outcome?
         do {
             let result = try await handler.run(running)
             let now = clock.nowMillis
             try await store.transaction { try $0.jobs.finish(claimed, status: .done, result: result, error: nil, now: now) }
+            outcome = .done
         } catch let deferral as JobDeferral {
             let now = clock.nowMillis
             _ = try? await store.transaction { try $0.jobs.release(claimed, until: deferral.until, now: now, deferred: true) }
+            outcome = .deferred
         } catch is LostJobLease {
             logger.warning("another instance took over a job", metadata: ["job_id": "\(claimed.job.jobID)"])
+            outcome = .lost
         } catch is CancellationError {
             // Shutting down: the lease runs out and another instance goes on from the last batch.
+            outcome = nil
         } catch {
-            await failed(claimed, error)
+            outcome = await failed(claimed, error)
+        }
+        if let outcome {
+            JobMetrics.finished(claimed.job.kind, outcome).increment()
+            JobMetrics.duration(claimed.job.kind).record(duration: ContinuousClock.now - started)
         }
         return true
     }
@@ -138,10 +149,10 @@ public final class JobRunner: Service, Sendable {
     }
 
     /// A failed run: tried again after `retryDelay`, given up after `maxAttempts` runs. A lost
-    /// database is retried without counting (the lease simply runs out).
-    private func failed(_ claimed: ClaimedJob, _ error: any Error) async {
+    /// database is retried without counting (the lease simply runs out). Returns which.
+    private func failed(_ claimed: ClaimedJob, _ error: any Error) async -> JobMetrics.Outcome {
         logger.error("a job failed", metadata: ["job_id": "\(claimed.job.jobID)", "kind": "\(claimed.job.kind)", "error": "\(error)"])
-        if let error = error as? ParleyError, error == .unavailable { return }
+        if let error = error as? ParleyError, error == .unavailable { return .retried }
         let (now, attempts, retry) = (clock.nowMillis, claimed.attempts, settings.retryDelay.milliseconds)
         let giveUp = attempts >= settings.maxAttempts
         _ = try? await store.transaction { repositories in
@@ -151,6 +162,7 @@ public final class JobRunner: Service, Sendable {
                 try repositories.jobs.release(claimed, until: now + retry, now: now)
             }
         }
+        return giveUp ? .failed : .retried
     }
 }
 

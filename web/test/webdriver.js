@@ -7,11 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const element = "element-6066-11e4-a52e-4f735466cecf";
+// The run's mark in every chromedriver's and browser's command line (scripts/test-web sets it):
+// the next run stops what a run killed midway left behind.
+const run = process.env.PARLEY_WEB_RUN ?? "0";
 
 export class ChromeDriver {
   static async start() {
     const port = await freePort();
-    const process = spawn("chromedriver", [`--port=${port}`], { stdio: "ignore" });
+    const args = [`--port=${port}`, "--log-level=SEVERE", `--log-path=${join(tmpdir(), `parley-chromedriver-${run}.log`)}`];
+    const process = spawn("chromedriver", args, { stdio: "ignore" });
     const driver = new ChromeDriver(port, process);
     for (let i = 0; i < 100; i += 1) {
       const ready = await fetch(`${driver.base}/status`).then((r) => r.json(), () => null);
@@ -30,7 +34,7 @@ export class ChromeDriver {
   async browser() {
     const options = {
       binary: process.env.CHROMIUM_BINARY ?? "/usr/bin/chromium",
-      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,860", `--user-data-dir=${mkdtempSync(join(tmpdir(), "parley-chromium-"))}`],
+      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,860", `--user-data-dir=${mkdtempSync(join(tmpdir(), `parley-chromium-${run}-`))}`],
     };
     const session = await command(`${this.base}/session`, "POST", { capabilities: { alwaysMatch: { browserName: "chrome", "goog:chromeOptions": options, "goog:loggingPrefs": { browser: "ALL" } } } });
     return new Browser(`${this.base}/session/${session.sessionId}`);

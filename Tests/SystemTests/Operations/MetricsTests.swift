@@ -136,6 +136,30 @@ import Testing
         }
     }
 
+    /// Whether an instance runs the shared queues, and its jobs' runs by kind and outcome (the
+    /// recurring sweeps run as it starts; the kinds' failures start at 0 for the alert).
+    @Test func queueWorkersAndJobRunsAreCounted() async throws {
+        try await OwnDatabase.with { database in
+            let worker = try await ServerProcess(environment: ["DATABASE_URL": database, "PARLEY_JOBS": "true"])
+            defer { worker.stop() }
+            let apiOnly = try await ServerProcess(environment: ["DATABASE_URL": database, "PARLEY_QUEUE_WORKERS": "false"])
+            defer { apiOnly.stop() }
+            let sweep = #"parley_jobs_finished_total{kind="stored_file_sweep",outcome="done"}"#
+            var samples: [String: Double] = [:]
+            #expect(
+                try await eventually(within: .seconds(20)) {
+                    samples = Self.samples(try await worker.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken]).text)
+                    return samples[sweep] == 1
+                }, "\(samples.filter { $0.key.hasPrefix("parley_job") })")
+            #expect(samples["parley_queue_workers"] == 1)
+            #expect(samples[#"parley_jobs_finished_total{kind="gdpr",outcome="failed"}"#] == 0)
+            #expect(samples[#"parley_job_run_seconds_count{kind="stored_file_sweep"}"#] == 1)
+            let other = Self.samples(try await apiOnly.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken]).text)
+            #expect(other["parley_queue_workers"] == 0)
+            #expect(!other.keys.contains { $0.hasPrefix("parley_jobs_finished_total") }, "an API-only instance runs no job")
+        }
+    }
+
     @Test func turnedOffTheyAreNowhere() async throws {
         try await OwnDatabase.with { database in
             let process = try await ServerProcess(environment: ["DATABASE_URL": database, "PARLEY_METRICS": "false"])

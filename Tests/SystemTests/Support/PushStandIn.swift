@@ -29,37 +29,22 @@ final class PushStandIn: Sendable {
     }
 
     let handshake: Handshake
-    let process: Process
-    private let input: Pipe
+    private let process: StandInProcess
     private let client = CurlClient()
     private let authorities: CertificateAuthorities
     var base: String { "https://127.0.0.1:\(handshake.port)" }
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Push/StandIn/push_standin.py").path
-
     init(quiet: Bool = false) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("push-standin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, "--dir", directory.path] + (quiet ? ["--quiet"] : [])
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // The one handshake line; the stand-in exits when our end of its stdin closes.
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        guard !line.isEmpty else { throw TestFailure("the push stand-in did not start (is hypercorn installed?)") }
-        handshake = try JSONDecoder().decode(Handshake.self, from: line)
+        process = try StandInProcess(
+            script: "Push/StandIn/push_standin.py", arguments: ["--dir", directory.path] + (quiet ? ["--quiet"] : []),
+            missing: "is hypercorn installed?")
+        handshake = try process.handshake(Handshake.self)
         authorities = CertificateAuthorities(file: handshake.ca_file)
     }
 
     deinit {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
         client.shutdown()
     }
 

@@ -17,32 +17,15 @@ final class S3StandIn: Sendable {
     }
 
     let handshake: Handshake
-    private let process: Process
-    private let input: Pipe
+    private let process: StandInProcess
     let http = CurlClient()
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Files/s3_standin.py").path
-
     init() throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        guard !line.isEmpty else { throw TestFailure("the S3 stand-in did not start (is moto[server] installed?)") }
-        handshake = try JSONDecoder().decode(Handshake.self, from: line)
+        process = try StandInProcess(script: "Files/s3_standin.py", quietErrors: true, missing: "is moto[server] installed?")
+        handshake = try process.handshake(Handshake.self)
     }
 
     deinit {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
         http.shutdown()
     }
 
