@@ -27,6 +27,10 @@ public final class S3Client: Sendable {
         self.base = (scheme, authority, (endpointPath.isEmpty ? "" : "/" + endpointPath) + bucketPath)
     }
 
+    /// Where the bucket's objects are addressed: `scheme://host[:port][/path]`, the bucket in the
+    /// host (virtual-hosted) or in the path (path style).
+    public var bucketURL: String { "\(base.scheme)://\(base.host)\(base.pathPrefix)" }
+
     /// Sends one signed request; an error status becomes `S3Error` (404 `notFound`).
     func send(
         _ method: OutboundRequest.Method, key: String?, query: [(String, String)] = [], headers: [(String, String)] = [],

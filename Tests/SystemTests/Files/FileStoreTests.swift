@@ -91,6 +91,35 @@ import Testing
         }
     }
 
+    /// `PARLEY_S3_PATH_STYLE=false` (AWS's own addressing): requests go to `<bucket>.<endpoint
+    /// host>`, here `<bucket>.localhost`, which libcurl resolves to loopback itself (RFC 6761), and
+    /// the stand-in finds the bucket by the name in the host and checks the signature of that host.
+    @Test func virtualHostedAddressingReachesTheBucketByItsHostName() async throws {
+        let standIn = try S3StandIn.shared.get()
+        var bucket = standIn.settings()
+        bucket.endpoint = "http://localhost:\(standIn.handshake.port)"
+        bucket.pathStyle = false
+        var pathStyle = bucket
+        (pathStyle.endpoint, pathStyle.pathStyle) = ("http://127.0.0.1:\(standIn.handshake.port)", true)
+        let samePathStyle = pathStyle
+        let expectedURL = "http://\(bucket.bucket).localhost:\(standIn.handshake.port)"
+        try await Self.withServer(.s3, bucket: bucket) { api, container, objects in
+            #expect(objects?.bucketURL == expectedURL)
+            let users = try await api.cast("storevhost", 2)
+            let channel = try await api.createChannel(["user_ids": [users[1]]], as: users.session(0))
+            let bytes = Media.random(7 << 20)
+            let sent = try await api.upload(channel, file: FormFile(bytes: bytes), as: users.session(0))
+            #expect(sent.status == 201, "\(sent.text)")
+            let link = try #require(try sent.decode(MessageBody.self).file?.url)
+            #expect(try await api.download(link, as: users.session(1)).bytes == bytes)
+            // The same bucket through path-style addressing holds the object.
+            let names = try await standIn.client(samePathStyle).list().objects.map(\.key)
+            #expect(names.count == 1 && names[0].hasSuffix(String(link.split(separator: "/").last!.prefix(32))), "\(names)")
+            #expect(try await objects?.list().objects.map(\.key) == names)
+            #expect(try await Self.sweep(container.files, now: Date().addingTimeInterval(7200)) == 0)
+        }
+    }
+
     @Test(arguments: FileStoreKind.allCases) func theMasterKeyCheckOpensTheStoredFiles(_ kind: FileStoreKind) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-files/\(UUID().uuidString)").path
         let bucket = try kind == .s3 ? S3StandIn.shared.get().settings() : nil
