@@ -54,11 +54,11 @@ import Testing
                         == true)
                 #expect(try await eventually { Self.files(in: files).isEmpty })
                 let connection = try PostgresConnection(conninfo: database, logger: TestServer.logger)
-                let job = try connection.query(
-                    "SELECT status, result::text AS result FROM jobs WHERE kind = 'retention' AND status = 'done'")
-                #expect(
-                    try job.first?.decode("result", as: String.self).contains("\"removed\": 7") == true, "seven removed in batches of three"
-                )
+                // Summed over the runs: the slot's run that started before the clock moved may
+                // finish after it (removing none), beside the next slot's (on a busy machine).
+                let removed = try connection.query(
+                    "SELECT COALESCE(sum((result ->> 'removed')::int), 0) AS n FROM jobs WHERE kind = 'retention' AND status = 'done'")
+                #expect(try removed[0].decode("n", as: Int.self) == 7, "seven removed in batches of three")
                 let deletions = try connection.query("SELECT count(*) AS n FROM events WHERE type = 'message_deleted'")[0].decode(
                     "n", as: Int.self)
                 #expect(deletions == 0, "no event for each purged message")
