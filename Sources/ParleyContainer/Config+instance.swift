@@ -2,9 +2,10 @@
 /// and whether it works the queues every instance shares.
 extension Config {
     /// `PARLEY_QUEUE_WORKERS` (default `true`): pushes, webhook deliveries, scheduled messages and
-    /// jobs (the stored files' sweep among them) are claimed from the database by whichever instances run their
-    /// workers. `false` makes an API-only instance, so that a deployment can give that work to
-    /// worker instances of their own (their own CPU, scaled apart from the API; docs/OPERATIONS.md).
+    /// jobs (the stored files' sweep among them) are claimed from the database by whichever
+    /// instances run their workers. `false` makes an API-only instance, so that a deployment can
+    /// give that work to worker instances of their own (their own CPU, scaled apart from the API;
+    /// docs/OPERATIONS.md).
     static func readInstanceRole(into config: inout Config, _ reader: EnvironmentReader) throws {
         config.metrics = try readMetrics(reader)
         config.queueWorkers = try reader.bool("PARLEY_QUEUE_WORKERS", default: true)

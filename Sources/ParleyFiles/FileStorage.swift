@@ -137,12 +137,21 @@ public struct FileStorage: Sendable {
 struct LocalFiles {
     let root: String
 
+    /// The subfolders stored files live in (`ab/`), in name order; `tmp` holds uploads in progress.
+    private var storedFolders: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0 != "tmp" }.sorted()
+    }
+
+    /// The names in one of `storedFolders`.
+    private func names(in folder: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? []
+    }
+
     /// The ids of the first `limit` stored files found (not thumbnails).
     func firstFileIDs(limit: Int) -> [String] {
         var found: [String] = []
-        let manager = FileManager.default
-        for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where folder != "tmp" {
-            for name in (try? manager.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? [] {
+        for folder in storedFolders {
+            for name in names(in: folder) {
                 guard let id = FileStorage.fileID(ofName: name, thumbnails: false) else { continue }
                 found.append(id)
                 if found.count == limit { return found }
@@ -154,29 +163,18 @@ struct LocalFiles {
     /// The stored files and thumbnails changed before `cutoff` in the first subfolder named after
     /// `after` (a subfolder's name), and that subfolder's name when others follow.
     func folderPage(after: String, olderThan cutoff: Date) -> (fileIDs: Set<String>, next: String?) {
-        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0 != "tmp" && $0 > after }.sorted()
+        let folders = storedFolders.filter { $0 > after }
         guard let folder = folders.first else { return ([], nil) }
-        var found = Set<String>()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? [] {
-            guard let id = FileStorage.fileID(ofName: name, thumbnails: true), isOlder("\(root)/\(folder)/\(name)", than: cutoff) else {
-                continue
-            }
-            found.insert(id)
-        }
-        return (found, folders.count > 1 ? folder : nil)
+        let found = names(in: folder).filter { isOlder("\(root)/\(folder)/\($0)", than: cutoff) }
+            .compactMap { FileStorage.fileID(ofName: $0, thumbnails: true) }
+        return (Set(found), folders.count > 1 ? folder : nil)
     }
 
     /// Every stored file's and thumbnail's name (`ab/<id>`, `ab/<id>.t1`).
     func names() -> [String] {
-        let manager = FileManager.default
-        var found: [String] = []
-        for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where folder != "tmp" {
-            for name in (try? manager.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? []
-            where FileStorage.fileID(ofName: name, thumbnails: true) != nil {
-                found.append("\(folder)/\(name)")
-            }
-        }
-        return found.sorted()
+        storedFolders.flatMap { folder in
+            names(in: folder).filter { FileStorage.fileID(ofName: $0, thumbnails: true) != nil }.map { "\(folder)/\($0)" }
+        }.sorted()
     }
 
     /// Unfinished uploads changed before `cutoff`.

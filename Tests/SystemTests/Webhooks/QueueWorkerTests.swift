@@ -31,9 +31,7 @@ import Testing
             let port = URLComponents(string: url)?.port ?? 0
             try await TestServer.withAPI({ config in
                 ScheduledMessageTests.prompt(&config)
-                config.databaseURL = database
-                config.outboundAllowHosts = ["127.0.0.1:\(port)"]
-                config.webhookDelivery.pollInterval = .milliseconds(50)
+                Self.delivering(to: port, on: database, &config)
             }) { _ in
                 let settled = try await ScheduledMessageTests.settled(api, channel, id)
                 #expect(settled["status"] as? String == "sent", "\(settled)")

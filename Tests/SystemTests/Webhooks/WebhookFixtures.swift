@@ -34,17 +34,22 @@ extension WebhookFixtures {
         try await receiver.run { port in
             try await OwnDatabase.with { database in
                 try await TestServer.withAPI({ config in
-                    config.databaseURL = database
-                    config.outboundAllowHosts = ["127.0.0.1:\(port)"]
-                    config.webhookDelivery.pollInterval = .milliseconds(50)
-                    config.webhookDelivery.firstBackoff = .milliseconds(100)
-                    // Long enough for a machine busy with the whole suite; the hanging receiver waits longer.
-                    config.webhookDelivery.timeout = .seconds(3)
-                    config.webhookDelivery.lease = lease
+                    delivering(to: port, on: database, lease: lease, &config)
                     adjust(&config)
                 }) { api in try await body(api, receiver, "http://127.0.0.1:\(port)/hook", database) }
             }
         }
+    }
+
+    /// A server's settings for delivering to the receiver on `port` from `database`, with quick retries.
+    static func delivering(to port: Int, on database: String, lease: Duration = .seconds(30), _ config: inout Config) {
+        config.databaseURL = database
+        config.outboundAllowHosts = ["127.0.0.1:\(port)"]
+        config.webhookDelivery.pollInterval = .milliseconds(50)
+        config.webhookDelivery.firstBackoff = .milliseconds(100)
+        // Long enough for a machine busy with the whole suite; the hanging receiver waits longer.
+        config.webhookDelivery.timeout = .seconds(3)
+        config.webhookDelivery.lease = lease
     }
 
     static func secretKey(_ secret: String) -> SymmetricKey {
