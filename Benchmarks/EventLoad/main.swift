@@ -1,18 +1,17 @@
-// The load client of scripts/bench/events (run in release mode): many event-stream sockets in one
-// process on NIO's event loops, and a paced sender. The admin token comes from PARLEY_API_TOKEN.
+// The load client of scripts/bench/events (run in release mode): session tokens for the sockets
+// scripts/bench/event-hold.c holds, and the fan-outs' paced sender. The admin token comes from
+// PARLEY_API_TOKEN.
 //
 //   parley-event-load tokens --port P
 //       reads user ids (one a line) on stdin, issues a session token for each through the API,
 //       prints "user_id token" lines
-//   parley-event-load fanout --tokens FILE --ws-port P --http-port P --channel URL --sender USER
-//                            [--kind group_channels|open_channels] [--rate 50] [--seconds 20]
-//                            [--server-pids PID,PID] [--postgres-pid PID]
-//       opens one socket per token, sends rate × seconds messages into the channel at a steady
-//       pace (the send time in each message's text), waits for every delivery and prints what
-//       arrived, the send-to-receive latencies, and the CPU the client, the servers and PostgreSQL
-//       (the postmaster and its children) used
-// (Sockets held open while other programs send, for the idle and send phases, are
-// scripts/bench/event-hold.c's.)
+//   parley-event-load fanout --holder-pid PID --holder-output FILE --http-port P --channel URL
+//                            --sender USER [--kind group_channels|open_channels] [--rate 50]
+//                            [--seconds 20] [--server-pids PID,PID] [--postgres-pid PID]
+//       sends rate × seconds messages into the channel at a steady pace (the send time in each
+//       message's text), waits until the event-hold process PID, measuring them, says "complete"
+//       in FILE, and prints the sends' response times and the CPU the clients (this and the
+//       holder), the servers and PostgreSQL (the postmaster and its children) used
 import Foundation
 import Logging
 import NIOCore
@@ -34,7 +33,7 @@ do {
         try await issueTokens(port: options.int("port"), concurrency: options.int("concurrency", default: 16))
     case "fanout":
         try await FanOut(
-            tokens: try readTokens(options.string("tokens")), wsPort: options.int("ws-port"), httpPort: options.int("http-port"),
+            holderPID: Int32(options.int("holder-pid")), holderOutput: options.string("holder-output"), httpPort: options.int("http-port"),
             kind: options.string("kind", default: "group_channels"), channelURL: options.string("channel"),
             senderID: options.string("sender"), rate: options.int("rate", default: 50),
             seconds: options.int("seconds", default: 20), serverPIDs: options.list("server-pids"),
@@ -82,14 +81,6 @@ struct Options {
 
     func list(_ name: String) -> [Int32] {
         (values[name] ?? "").split(separator: ",").compactMap { Int32($0) }
-    }
-}
-
-/// "user_id token" lines.
-func readTokens(_ path: String) throws -> [String] {
-    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line in
-        let parts = line.split(separator: " ")
-        return parts.count == 2 ? String(parts[1]) : nil
     }
 }
 

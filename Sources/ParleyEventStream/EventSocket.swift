@@ -35,7 +35,7 @@ final class EventSocket: DeliverySink, Sendable {
     /// one is dropped too (and not rendered), and the socket closes as too slow.
     private let waiting = Atomic<Int>(0)
     private let byteLimit: Int
-    private let render: @Sendable (Event, SharedFrame) -> ByteBuffer
+    private let render: @Sendable (SharedEvent) -> ByteBuffer
     private let checkSession: @Sendable () async -> Bool
     /// Runs the session checks.
     private let tasks: TaskOwner
@@ -59,7 +59,7 @@ final class EventSocket: DeliverySink, Sendable {
     ///   - checkSession: whether the socket's session is still valid (false closes it with 4001).
     init(
         channel: any Channel, wire: WireWriter, closer: StreamCloser, settings: EventSettings,
-        render: @escaping @Sendable (Event, SharedFrame) -> ByteBuffer, checkSession: @escaping @Sendable () async -> Bool,
+        render: @escaping @Sendable (SharedEvent) -> ByteBuffer, checkSession: @escaping @Sendable () async -> Bool,
         tasks: TaskOwner
     ) {
         self.tasks = tasks
@@ -119,7 +119,7 @@ final class EventSocket: DeliverySink, Sendable {
     func send(_ delivery: Delivery, replayed: Bool) {
         switch delivery {
         case .hello(let hello): write(WireFrames.text(EventFrames.hello(hello)), counted: false)
-        case .event(let event, let shared): write(render(event, shared), counted: !replayed)
+        case .event(let shared): write(render(shared), counted: !replayed)
         case .typing(let change): write(WireFrames.text(EventFrames.typing(change)), counted: !replayed)
         case .unread(let change): write(WireFrames.text(EventFrames.unread(change)), counted: !replayed)
         case .resyncRequired: write(WireFrames.text(EventFrames.resyncRequired()), counted: false)

@@ -124,11 +124,13 @@ public struct EventStreamController: Sendable {
         )
         return EventSocket(
             channel: channel, wire: wire, closer: closer, settings: realtime.settings,
-            render: { event, shared in
-                if event.readsTheSameForEveryone {
-                    return shared.value { WireFrames.text(EventFrames.event(event, maxMessageLength: maxMessageLength)) }
+            render: { shared in
+                if shared.readsTheSameForEveryone {
+                    return shared.value { WireFrames.text(EventFrames.event(shared.event, maxMessageLength: maxMessageLength)) }
                 }
-                return FileLinks.$current.withValue(links) { WireFrames.text(EventFrames.event(event, maxMessageLength: maxMessageLength)) }
+                return FileLinks.$current.withValue(links) {
+                    WireFrames.text(EventFrames.event(shared.event, maxMessageLength: maxMessageLength))
+                }
             },
             checkSession: {
                 do {

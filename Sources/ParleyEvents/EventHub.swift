@@ -216,10 +216,11 @@ final class EventHub: Sendable {
         let unreadDelay = state.withLock { state -> Duration? in
             for event in events {
                 guard !state.subscriptions.isEmpty else { break }
-                let delivery: Delivery = event.type == .sessionEnded ? .checkSession : .event(event, SharedFrame())
+                let delivery: Delivery = event.type == .sessionEnded ? .checkSession : .event(SharedEvent(event))
                 // Those who block the sender get the message marked so (`is_blocked_by_me`), in a frame of their own.
                 let senderBlockers = event.messageSenderID.flatMap { blockers[$0] } ?? []
-                let blockerDelivery: Delivery? = senderBlockers.isEmpty ? nil : .event(event.seen(blockingSender: true), SharedFrame())
+                let blockerDelivery: Delivery? = senderBlockers.isEmpty ? nil : .event(SharedEvent(event.seen(blockingSender: true)))
+                let unreadMove = UnreadMove(event)
                 for userID in Self.recipients(of: event, members: recipients[event.channelURL ?? ""] ?? [], among: state.subscriptions) {
                     guard state.throttle.admits(event, to: userID, nowMillis: now) else {
                         EventMetrics.throttled.increment()
@@ -227,7 +228,7 @@ final class EventHub: Sendable {
                     }
                     let delivery = senderBlockers.contains(userID) ? blockerDelivery ?? delivery : delivery
                     state.subscriptions[userID]?.values.forEach { $0.deliver(delivery) }
-                    state.unread.note(event, for: userID)
+                    state.unread.note(unreadMove, for: userID)
                 }
             }
             state.deliveredThrough = position

@@ -51,8 +51,8 @@ public final class EventSubscription: Sendable {
                 state.isClosed = true
                 return sink.send(delivery, replayed: false)
             }
-            if case .event(let event, _) = delivery {
-                guard event.eventID > state.skipThrough else { return }
+            if case .event(let shared) = delivery {
+                guard shared.event.eventID > state.skipThrough else { return }
                 EventMetrics.delivered.increment()
             }
             guard state.heldBack != nil else { return sink.send(delivery, replayed: false) }

@@ -30,7 +30,7 @@ extension Realtime {
                 if removed.contains(message.messageID) { return nil }
             }
             let event = replayed.event.seen(blockingSender: replayed.event.messageSenderID.map(blocked.contains) ?? false)
-            return event.type == .sessionEnded ? nil : .event(event, SharedFrame())
+            return event.type == .sessionEnded ? nil : .event(SharedEvent(event))
         }
     }
 }

@@ -4,13 +4,13 @@ import Testing
 
 @testable import ParleyEvents
 
-/// `UnreadWatch`: the pure part of the `unread_count_changed` cadence. Between two sends the hub
+/// `UnreadWatch` and `UnreadMove`: the pure part of the `unread_count_changed` cadence. Between two sends the hub
 /// notes, per delivered event and recipient, whose counts moved; each (user, channel) pair is
 /// asked for once per send however many events moved it.
 @Suite struct UnreadWatchTests {
     private func moves(_ event: Event, for userID: String = "alice") -> Bool {
         var watch = UnreadWatch()
-        watch.note(event, for: userID)
+        watch.note(UnreadMove(event), for: userID)
         return !watch.isEmpty
     }
 
@@ -69,12 +69,12 @@ import Testing
         var watch = UnreadWatch()
         #expect(watch.isEmpty)
         for _ in 0..<50 {
-            watch.note(EventFixtures.sent(by: "bob", in: "c1"), for: "alice")
-            watch.note(EventFixtures.sent(by: "bob", in: "c1"), for: "carol")
+            watch.note(UnreadMove(EventFixtures.sent(by: "bob", in: "c1")), for: "alice")
+            watch.note(UnreadMove(EventFixtures.sent(by: "bob", in: "c1")), for: "carol")
         }
-        watch.note(EventFixtures.sent(by: "bob", in: "c2"), for: "alice")
-        watch.note(EventFixtures.sent(by: "alice", in: "c3"), for: "alice")
-        watch.note(EventFixtures.event(7, .read, channelURL: "c1", payload: .receipt(userID: "alice", ts: 1)), for: "alice")
+        watch.note(UnreadMove(EventFixtures.sent(by: "bob", in: "c2")), for: "alice")
+        watch.note(UnreadMove(EventFixtures.sent(by: "alice", in: "c3")), for: "alice")
+        watch.note(UnreadMove(EventFixtures.event(7, .read, channelURL: "c1", payload: .receipt(userID: "alice", ts: 1))), for: "alice")
         #expect(watch.pairs == [pair("alice", "c1"), pair("carol", "c1"), pair("alice", "c2")])
     }
 }

@@ -2,21 +2,25 @@
 // API.md §6.1) per session token, counts the message events they receive, and holds them open
 // until told to stop. What it does, scripts/bench/events reads:
 //
-//   event-hold PORT TOKENS_FILE        (TOKENS_FILE: "user_id token" lines, as
-//                                       parley-event-load tokens writes them)
+//   event-hold PORT TOKENS_FILE [MESSAGES]
+//       (TOKENS_FILE: "user_id token" lines, as parley-event-load tokens writes them)
 //   prints "ready N sockets opened in S s" once every socket has its hello (at most 64
 //   handshakes at a time), "message_events N" on SIGUSR1, and on SIGTERM or SIGINT closes every
 //   socket (a close frame, then the server's answer) and prints
 //   "held N frames F message_events M closed_early C CODES cpu_seconds S"
 //   (CODES: the close codes of the sockets the server closed before that, as "[:]" when none).
+//   With MESSAGES (the fan-outs, whose sender is parley-event-load fanout), it also measures
+//   the benchmark messages, whose text is "evtbench:SEQ:STAMP" (SEQ below MESSAGES, STAMP the
+//   sender's CLOCK_MONOTONIC in nanoseconds, a clock every process of the machine shares): it
+//   prints "complete" once every socket has every message, and before the "held" line
+//   "delivered …", "latency_ms …" and "per_socket …" (see print_receipts).
 //
-// Why C and not the Swift load client (Benchmarks/EventLoad, which still runs the fan-outs):
-// in the send rounds this process shares the two cores with the server and PostgreSQL, so every
-// cycle it spends is taken from the sends it is there to watch. NIO's client cost about 6 µs of
-// CPU a frame, more than half of it in its pipeline (retain/release, a buffer per read); this
-// loop is one epoll wait for many sockets and one read a frame, and a frame is looked at as
-// bytes (a substring), never parsed. Pings are answered, so a held socket lives for as long as
-// it is held.
+// Why C and not Swift on NIO: this process shares the two cores with the server and PostgreSQL,
+// so every cycle it spends is taken from the sends it is there to watch. NIO's client cost about
+// 6 µs of CPU a frame, more than half of it in its pipeline (retain/release, a buffer per read);
+// this loop is one epoll wait for many sockets and one read a frame, and a frame is looked at as
+// bytes (substrings and digits), never parsed. Pings are answered, so a held socket lives for as
+// long as it is held.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -45,6 +49,11 @@ struct conn {
     unsigned char *buf;
     size_t len, cap;
     int close_code;  // from the server's close frame; -1 none
+    // With MESSAGES: which benchmark messages arrived (a bit each, to tell a duplicate), how
+    // many, and the most in one second of this clock (open channels throttle others' messages).
+    uint64_t *seen;
+    unsigned received, in_second, max_per_second;
+    time_t second;
 };
 
 static struct conn *conns;
@@ -54,6 +63,11 @@ static int stopping, epfd, port;
 // close code -> sockets the server closed early with it (codes are small numbers).
 static unsigned long long early_codes[5000];
 static unsigned long long early_other;
+// With MESSAGES: the send-to-receive latencies in microseconds, one per first receipt.
+static size_t messages;
+static uint32_t *latencies;
+static size_t delivered;
+static unsigned long long duplicates, foreign;
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -143,6 +157,46 @@ static void send_upgrade(struct conn *c) {
 
 static const char message_type[] = "\"type\":\"message_received\"";
 static const char hello_prefix[] = "{\"type\":\"hello\"";
+static const char marker[] = "evtbench:";
+
+// The decimal number at *at, moving *at past it.
+static uint64_t number_at(const unsigned char *bytes, size_t length, size_t *at) {
+    uint64_t value = 0;
+    for (; *at < length && bytes[*at] >= '0' && bytes[*at] <= '9'; (*at)++) value = value * 10 + (bytes[*at] - '0');
+    return value;
+}
+
+// A message event's benchmark message, if it is one: counted once per socket, with its latency.
+static void receive_benchmark_message(struct conn *c, const unsigned char *payload, size_t length) {
+    const unsigned char *found = memmem(payload, length, marker, sizeof marker - 1);
+    if (!found) return;
+    size_t at = found - payload + sizeof marker - 1;
+    uint64_t sequence = number_at(payload, length, &at);
+    at++;  // the colon
+    uint64_t stamp = number_at(payload, length, &at);
+    if (sequence >= messages) {
+        foreign++;
+        return;
+    }
+    uint64_t bit = 1ULL << (sequence % 64);
+    if (c->seen[sequence / 64] & bit) {
+        duplicates++;
+        return;
+    }
+    c->seen[sequence / 64] |= bit;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+    uint64_t micros = now > stamp ? (now - stamp) / 1000 : 0;
+    latencies[delivered++] = micros > UINT32_MAX ? UINT32_MAX : (uint32_t)micros;
+    c->received++;
+    if (ts.tv_sec != c->second) c->second = ts.tv_sec, c->in_second = 0;
+    if (++c->in_second > c->max_per_second) c->max_per_second = c->in_second;
+    if (delivered == total * messages) {
+        printf("complete\n");
+        fflush(stdout);
+    }
+}
 
 // Handles the complete frames at the start of the buffer; returns the bytes used.
 static size_t take_frames(struct conn *c) {
@@ -178,6 +232,7 @@ static size_t take_frames(struct conn *c) {
                 start_next();
             } else if (memmem(payload, length, message_type, sizeof message_type - 1)) {
                 message_events++;
+                if (messages) receive_benchmark_message(c, payload, length);
             }
             break;
         case 8:
@@ -240,12 +295,54 @@ static void print_codes(void) {
     printf("%s]", any ? "" : ":");
 }
 
+static int by_value(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+// The nearest-rank percentile of the sorted latencies, in milliseconds.
+static double percentile_ms(double fraction) {
+    if (!delivered) return 0;
+    double exact = fraction * delivered;
+    size_t rank = (size_t)exact;
+    if (rank < exact || rank < 1) rank++;
+    if (rank > delivered) rank = delivered;
+    return latencies[rank - 1] / 1000.0;
+}
+
+// What the benchmark messages did: every socket's receipts, the latencies, and per socket (the
+// sender's own socket gets all its messages; in an open channel everyone else's is throttled).
+static void print_receipts(void) {
+    size_t expected = total * messages, full = 0, others = 0;
+    unsigned others_min = UINT32_MAX, others_max = 0, others_max_per_second = 0;
+    for (size_t k = 0; k < total; k++) {
+        struct conn *c = &conns[k];
+        if (c->received == messages) {
+            full++;
+            continue;
+        }
+        others++;
+        if (c->received < others_min) others_min = c->received;
+        if (c->received > others_max) others_max = c->received;
+        if (c->max_per_second > others_max_per_second) others_max_per_second = c->max_per_second;
+    }
+    qsort(latencies, delivered, sizeof *latencies, by_value);
+    printf("delivered %zu/%zu missing %zu duplicates %llu foreign %llu closed_early %llu ", delivered, expected,
+        expected - delivered, duplicates, foreign, closed_early);
+    print_codes();
+    printf("\nlatency_ms p50 %.2f p90 %.2f p99 %.2f max %.2f\n", percentile_ms(0.5), percentile_ms(0.9), percentile_ms(0.99),
+        percentile_ms(1));
+    printf("per_socket full %zu others %zu others_received min %u max %u others_max_per_second %u\n", full, others,
+        others ? others_min : 0, others_max, others_max_per_second);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: event-hold PORT TOKENS_FILE\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: event-hold PORT TOKENS_FILE [MESSAGES]\n");
         return 64;
     }
     port = atoi(argv[1]);
+    messages = argc == 4 ? strtoul(argv[3], NULL, 10) : 0;
     FILE *file = fopen(argv[2], "r");
     if (!file) die(argv[2]);
     char line[1024];
@@ -266,6 +363,11 @@ int main(int argc, char **argv) {
     if (total == 0) {
         fprintf(stderr, "event-hold: no tokens in %s\n", argv[2]);
         return 1;
+    }
+    if (messages) {
+        latencies = malloc(total * messages * sizeof *latencies);
+        for (size_t k = 0; k < total; k++) conns[k].seen = calloc((messages + 63) / 64, sizeof(uint64_t));
+        if (!latencies) die("malloc");
     }
 
     sigset_t signals;
@@ -322,6 +424,7 @@ int main(int argc, char **argv) {
             else readable(c);
         }
     }
+    if (messages) print_receipts();
     printf("held %zu frames %llu message_events %llu closed_early %llu ", total, frames, message_events, closed_early);
     print_codes();
     printf(" cpu_seconds %.2f\n", cpu_seconds());
