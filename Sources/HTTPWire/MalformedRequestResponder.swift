@@ -85,7 +85,8 @@ final class MalformedRequestResponder: ChannelDuplexHandler, RemovableChannelHan
         let answer = answers.answer(refusal)
         let body = answer.body
         let headers = HTTPHeaders([
-            ("Content-Type", answer.contentType), ("Content-Length", String(body.readableBytes)), ("Connection", "close")
+            ("Content-Type", answer.contentType), ("X-Content-Type-Options", "nosniff"), ("Content-Length", String(body.readableBytes)),
+            ("Connection", "close")
         ])
         let status = HTTPResponseStatus(statusCode: answer.status)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)

@@ -27,6 +27,8 @@ public struct PollService: Sendable {
             if let (url, kind) = new.channel {
                 let context = try ChannelContext.load(kind, url, caller, repositories, forUpdate: false)
                 try context.requireReadContent(now: now, repositories)
+                // A poll made for a channel is put in front of its members, as the message carrying it.
+                try context.requireMayContribute(as: new.createdBy ?? caller.userID, now: now, repositories)
             }
             return try Self.found(try repositories.polls.insert(new, now: now), repositories)
         }
@@ -50,7 +52,7 @@ public struct PollService: Sendable {
     }
 
     public func close(_ caller: Caller, _ pollID: Int64) async throws -> Poll {
-        try await changing(caller, pollID) { poll, now, repositories in
+        try await changing(caller, pollID, contributes: false) { poll, now, repositories in
             // Closing is idempotent: a closed poll stays as it is, and nothing is announced.
             guard !poll.isClosed(at: now) else { return nil }
             try repositories.polls.close(pollID, now: now)
@@ -109,7 +111,8 @@ public struct PollService: Sendable {
     public func vote(_ caller: Caller, _ pollID: Int64, userID: String, optionIDs: [Int64]) async throws -> Poll {
         try caller.requireActingAs(userID)
         let chosen = Array(Set(optionIDs)).sorted()
-        return try await changing(caller, pollID, voter: userID) { poll, now, repositories in
+        // Taking one's votes back stays allowed while muted, as removing one's reaction does.
+        return try await changing(caller, pollID, voter: userID, contributes: !chosen.isEmpty) { poll, now, repositories in
             guard !poll.isClosed(at: now) else { throw ParleyError.invalidValue("poll_id", "the poll is closed") }
             guard chosen.count <= 1 || poll.allowMultipleVotes else {
                 throw ParleyError.invalidValue("option_ids", "this poll takes one vote per user")
@@ -138,9 +141,11 @@ public struct PollService: Sendable {
 
     /// Runs a change of the poll under its row lock, by one who may make it (with `voter`, a
     /// member voting; with `mayMembers`, a member suggesting where the poll allows it); tells
-    /// the channel with the poll after it when `body` names an event.
+    /// the channel with the poll after it when `body` names an event. A change that `contributes`
+    /// (puts something new in front of the channel) is refused while the acting user is muted or
+    /// the channel frozen (`ChannelContext.requireMayContribute`).
     private func changing(
-        _ caller: Caller, _ pollID: Int64, voter: String? = nil, mayMembers: Bool = false,
+        _ caller: Caller, _ pollID: Int64, voter: String? = nil, mayMembers: Bool = false, contributes: Bool = true,
         _ body: @escaping @Sendable (Poll, Int64, Repositories) throws -> EventType?
     ) async throws -> Poll {
         let now = clock.nowMillis
@@ -154,6 +159,10 @@ public struct PollService: Sendable {
                 try Self.requireMember(userID, poll, repositories)
             } else {
                 try Self.requireChange(caller, poll, repositories)
+            }
+            if contributes, let url = poll.channelURL, let kind = poll.channelKind {
+                let context = try ChannelContext.load(kind, url, caller, repositories, forUpdate: false)
+                try context.requireMayContribute(as: voter ?? caller.userID, now: now, repositories)
             }
             let event = try body(poll, now, repositories)
             let changed = try Self.found(pollID, repositories)

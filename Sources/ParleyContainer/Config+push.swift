@@ -1,3 +1,4 @@
+import ParleyCore
 import ParleyPush
 
 /// The push providers' settings (API.md §12.5, `docs/PUSH.md` says how to obtain each).
@@ -19,6 +20,9 @@ extension Config {
         push.vapidKeyFile = text("PARLEY_VAPID_PRIVATE_KEY_FILE")
         push.vapidSubject = text("PARLEY_VAPID_SUBJECT") ?? ""
         push.caFile = text("PARLEY_PUSH_CA_FILE")
+        if let services = reader.list("PARLEY_WEBPUSH_SERVICES") {
+            do { push.webPushServices = try WebPushServices(services) } catch { throw ConfigError("PARLEY_WEBPUSH_SERVICES: \(error)") }
+        }
         config.pushProviders = push
         config.push.concurrency = try reader.int("PARLEY_PUSH_CONCURRENCY", default: config.push.concurrency, range: 1...10_000)
     }

@@ -201,9 +201,9 @@ public struct Config: Sendable {
         config.events.socketQueueBytes = try reader.int(
             "PARLEY_EVENT_SOCKET_MAX_QUEUED_BYTES", default: config.events.socketQueueBytes, range: (1 << 20)...(1 << 30))
         try readTranslation(into: &config, reader)
-        config.outboundAllowHosts = (environment["PARLEY_OUTBOUND_ALLOW_HOSTS"] ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        config.outboundAllowHosts = reader.list("PARLEY_OUTBOUND_ALLOW_HOSTS") ?? []
         config.linkPreviews.enabled = try reader.bool("PARLEY_LINK_PREVIEWS", default: true)
+        config.linkPreviews.allowHosts = reader.list("PARLEY_LINK_PREVIEW_ALLOW_HOSTS") ?? []
         config.appID = environment["PARLEY_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.appID
         try readFairness(into: &config, reader)
         try readPush(into: &config, reader)

@@ -113,12 +113,16 @@ public struct Container: Sendable {
         // (last in `services`), while the pool still serves.
         let tasks = TaskOwner(logger: logger)
         let translator = MessageTranslator(config.translation.translator(client: outbound), tasks: tasks)
+        // The guard of the operator's own destinations (the webhook URL, bots' callbacks, the push
+        // providers and listed Web Push services): they may use `PARLEY_OUTBOUND_ALLOW_HOSTS`.
         let outboundGuard = OutboundGuard(allowHosts: config.outboundAllowHosts)
         var previewSettings = config.linkPreviews
         // This server's own URLs are never previewed.
         if let host = URLComponents(string: config.resolvedPublicURL)?.host?.lowercased() { previewSettings.ownHosts.insert(host) }
+        // Links are users' choice: their guard has none of the operator's exemptions.
         let previewer = LinkPreviewer(
-            store: store, client: outbound, outbound: outboundGuard, clock: clock, settings: previewSettings, logger: logger)
+            store: store, client: outbound, outbound: OutboundGuard(allowHosts: previewSettings.allowHosts), clock: clock,
+            settings: previewSettings, logger: logger)
         let previews = PreviewQueue(
             workers: previewSettings.concurrency, runningPerUser: previewSettings.runningPerUser, heldPerUser: previewSettings.perUser,
             logger: logger)
@@ -208,7 +212,8 @@ public struct Container: Sendable {
             messageFilters: MessageFilterService(store: store, clock: clock, filters: filters),
             auditLogs: AuditLogService(store: store, pageTokens: pageTokens),
             blocks: BlockService(store: store, clock: clock, pageTokens: pageTokens),
-            pushTokens: PushTokenService(store: store, clock: clock, pageTokens: pageTokens),
+            pushTokens: PushTokenService(
+                store: store, clock: clock, pageTokens: pageTokens, webPushServices: config.pushProviders.webPushServices),
             pushPreferences: PushPreferenceService(store: store),
             pushTemplates: PushTemplateService(store: store),
             pushProviders: pushProviders,

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 
 /// A configuration problem, worded for the person starting the server.
@@ -15,6 +16,12 @@ struct EnvironmentReader {
             throw ConfigError("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \"\(text)\".")
         }
         return parsed
+    }
+
+    /// A comma-separated list, its entries trimmed, empty ones left out; nil when unset or empty.
+    func list(_ name: String) -> [String]? {
+        guard let text = environment[name], !text.isEmpty else { return nil }
+        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     func bool(_ name: String, default value: Bool) throws -> Bool {

@@ -70,9 +70,9 @@ public struct PushNotice: Sendable {
                 channelName: channel.name))
     }
 
-    /// APNs: `aps` and the `sendbird` dictionary.
+    /// APNs: `aps` and the `sendbird` dictionary, as sent (APNs measures the body).
     public func apnsPayload(limit: Int = providerLimit) -> [UInt8] {
-        fitted(limit) { text in
+        fitted(limit) { text -> [UInt8] in
             var json = JSONWriter()
             json.object { json in
                 json.key("aps")
@@ -94,25 +94,44 @@ public struct PushNotice: Sendable {
         }
     }
 
+    /// How a provider's request carries a data message (`dataMessage`), and so what it measures.
+    public enum DataForm: Sendable {
+        /// FCM: `data` is a JSON object of string fields.
+        case object
+        /// HMS: `data` is that object written as one JSON string (escaped once more).
+        case string
+    }
+
     /// FCM and HMS: a data message's two fields, the alert text and the dictionary as a JSON
-    /// string; `limit` is for the two together.
-    public func dataMessage(limit: Int = providerLimit) -> (message: String, sendbird: String) {
-        var alertText = ""
-        let dictionary = fitted(limit) { text in
-            alertText = alert(messageText: text)
-            var json = JSONWriter()
-            writeDictionary(&json, text: text)
-            // The alert counts too, as it travels beside the dictionary.
-            return json.bytes + Array(alertText.utf8)
+    /// string, with the text cut so that `data` as the request carries it (`form`: keys, quotes
+    /// and every escape counted, the text twice over: in the alert and in the dictionary) stays
+    /// within `limit` (issue 50.8: counting the fields' raw bytes let non-ASCII texts with
+    /// escapes pass 4,096 as sent).
+    public func dataMessage(limit: Int = providerLimit, form: DataForm = .object) -> (message: String, sendbird: String) {
+        fitted(limit) { text -> ([UInt8], (message: String, sendbird: String)) in
+            let alertText = alert(messageText: text)
+            var dictionary = JSONWriter()
+            writeDictionary(&dictionary, text: text)
+            let sendbird = String(decoding: dictionary.bytes, as: UTF8.self)
+            var data = JSONWriter()
+            data.object { data in
+                data.field("message", alertText)
+                data.field("sendbird", sendbird)
+            }
+            var sent = data.bytes
+            if form == .string {
+                var quoted = JSONWriter()
+                quoted.string(String(decoding: sent, as: UTF8.self))
+                sent = quoted.bytes
+            }
+            return (sent, (alertText, sendbird))
         }
-        let sendbird = dictionary.dropLast(alertText.utf8.count)
-        return (alertText, String(decoding: sendbird, as: UTF8.self))
     }
 
     /// Web Push: the plaintext a browser's service worker receives (`message`, `title` and the
     /// `sendbird` dictionary as an object).
     public func webPayload(limit: Int = webPushLimit) -> [UInt8] {
-        fitted(limit) { text in
+        fitted(limit) { text -> [UInt8] in
             var json = JSONWriter()
             json.object { json in
                 json.field("message", alert(messageText: text))
@@ -124,22 +143,30 @@ public struct PushNotice: Sendable {
         }
     }
 
-    /// The payload built by `build` with the message text as long as fits in `limit`: the
-    /// longest prefix (in characters, so never a broken one) that fits, with an ellipsis, found
-    /// by bisection (escaping makes a character cost one to twelve bytes, twice over).
     private func fitted(_ limit: Int, _ build: (String) -> [UInt8]) -> [UInt8] {
+        fitted(limit) { text in
+            let bytes = build(text)
+            return (bytes, bytes)
+        }
+    }
+
+    /// What `build` makes of the message text as long as fits: `build` gives the bytes the
+    /// provider measures and the value to send; the longest prefix (in characters, so never a
+    /// broken one) whose bytes fit in `limit`, with an ellipsis, found by bisection (escaping
+    /// makes a character cost one to twelve bytes, twice over).
+    private func fitted<Value>(_ limit: Int, _ build: (String) -> (measured: [UInt8], value: Value)) -> Value {
         let text = message.type == .file ? (message.file?.name ?? "") : message.message
         let whole = build(text)
-        guard whole.count > limit else { return whole }
+        guard whole.measured.count > limit else { return whole.value }
         let characters = Array(text)
         // Every character costs at least a byte, so no longer prefix than `limit` can fit.
         var (fits, tooLong) = (0, min(characters.count, limit))
-        var best = build("…")
+        var best = build("…").value
         while tooLong - fits > 1 {
             let middle = (fits + tooLong) / 2
             let payload = build(String(characters[..<middle]) + "…")
-            if payload.count <= limit {
-                (fits, best) = (middle, payload)
+            if payload.measured.count <= limit {
+                (fits, best) = (middle, payload.value)
             } else {
                 tooLong = middle
             }

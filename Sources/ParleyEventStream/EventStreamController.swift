@@ -81,13 +81,11 @@ public struct EventStreamController: Sendable {
     }
 
     /// Authenticates the stream and registers its socket; `address` is the client's, for the
-    /// failed authentications it may still make.
+    /// failed authentications it may still make (as for requests, `AddressLimitMiddleware`: a
+    /// valid token always opens its stream; past the address's limit a failed one closes 4029).
     public func open(
         token: String?, after: Int64?, address: String, _ channel: any Channel, _ wire: WireWriter, _ closer: StreamCloser
     ) async -> Opening {
-        if let wait = addressLimits.refusal(.authFailure, address) {
-            return .refused(code: StreamCloseCode.rateLimited, reason: "Too many failed authentications; retry in \(wait) s")
-        }
         let authentication: Authentication
         do {
             guard let token else { throw ParleyError.invalidSessionToken }
@@ -96,6 +94,9 @@ public struct EventStreamController: Sendable {
             // Not the token's fault (the database is busy or away): the client retries.
             return .refused(code: 1011, reason: "Try again shortly")
         } catch {
+            if let wait = addressLimits.refusal(.authFailure, address) {
+                return .refused(code: StreamCloseCode.rateLimited, reason: "Too many failed authentications; retry in \(wait) s")
+            }
             _ = await addressLimits.count(.authFailure, address)
             return .refused(code: StreamCloseCode.unauthorized, reason: "Invalid session token")
         }

@@ -11,4 +11,10 @@ public enum EventMetrics {
     static let throttled = Counter(label: "parley_events_dropped_total", dimensions: [("reason", "throttled")])
     /// Sockets closed because their client read too slowly (they resume with `after`).
     public static let slowSocketCloses = Counter(label: "parley_event_slow_socket_closes_total")
+
+    /// Makes the counters the dashboard and alerts read exist at 0 from the start, so that
+    /// `rate()` and `increase()` see their first increment (called when the service starts).
+    static func prepare() {
+        _ = (openSockets, delivered, throttled, slowSocketCloses)
+    }
 }

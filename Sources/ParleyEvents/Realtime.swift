@@ -51,6 +51,7 @@ public final class Realtime: Service, Sendable {
     }
 
     public func run() async throws {
+        EventMetrics.prepare()
         // The database may be down at start: the server still starts (and answers 503), and
         // every loop below keeps trying.
         await beat()

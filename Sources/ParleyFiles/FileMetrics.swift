@@ -11,4 +11,10 @@ enum FileMetrics {
     static let thumbnailsSkipped = Counter(label: "parley_thumbnails_total", dimensions: [("outcome", "skipped")])
     /// Time spent making one file's thumbnails.
     static let thumbnailTime = Timer(label: "parley_thumbnail_seconds")
+
+    /// Makes every figure exist (at 0) from the start, for the dashboard's panels and `rate()`
+    /// (called when the file service is built, after the metrics backend is bootstrapped).
+    static func prepare() {
+        _ = (uploadBytes, uploads, thumbnailsMade, thumbnailsSkipped, thumbnailTime)
+    }
 }

@@ -36,6 +36,7 @@ public struct FileService: Sendable {
         )
         self.sourceBudget = ThumbnailSourceBudget(bytes: settings.thumbnailSourceBudgetBytes)
         self.logger = logger
+        FileMetrics.prepare()
     }
 
     /// Starts storing a new file; feed it with `append`, then `finish` (or `abort`) it.

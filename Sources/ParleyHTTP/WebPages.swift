@@ -49,7 +49,6 @@ struct WebPageHeaders<Context: RequestContext>: RouterMiddleware {
 
 extension HTTPField.Name {
     static let contentSecurityPolicy = Self("Content-Security-Policy")!
-    static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let xFrameOptions = Self("X-Frame-Options")!
 }

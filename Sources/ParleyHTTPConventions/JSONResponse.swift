@@ -9,8 +9,9 @@ import ParleyCore
 /// benchmarked read paths (messages, users, channels), `Encodable` for everything else.
 public enum JSONResponse {
     public static let contentType = "application/json; charset=utf-8"
-    /// Built and validated once; each response copies it.
-    public static let headers: HTTPFields = [.contentType: contentType]
+    /// Built and validated once; each response copies it. `nosniff`: no browser reads an answer
+    /// (which may hold text users wrote) as anything but JSON.
+    public static let headers: HTTPFields = [.contentType: contentType, .xContentTypeOptions: "nosniff"]
 
     /// One encoder for every response: its options never change, and encoding is thread-safe.
     /// Keys are sorted so that a map (metadata) always reads the same; slashes stay unescaped,

@@ -17,6 +17,11 @@ public struct LinkPreviewSettings: Sendable {
     public var cacheMillis: Int64 = 3_600_000
     /// This server's own hosts: their URLs are never previewed.
     public var ownHosts: Set<String> = []
+    /// `PARLEY_LINK_PREVIEW_ALLOW_HOSTS`: hosts users' links may be previewed at although the
+    /// outbound guard's port and address rules refuse them (an intranet's wiki). Every user then
+    /// reads those pages' titles and descriptions: the operator's destinations
+    /// (`PARLEY_OUTBOUND_ALLOW_HOSTS`) are never exempt for links users choose (issue 50.3).
+    public var allowHosts: [String] = []
     /// `PARLEY_LINK_PREVIEW_CONCURRENCY`: previews made at once by this instance.
     public var concurrency = 8
     /// `PARLEY_LINK_PREVIEWS_PER_USER`: one sender's previews waiting or in flight; more are dropped.

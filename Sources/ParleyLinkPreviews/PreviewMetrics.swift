@@ -10,4 +10,10 @@ enum PreviewMetrics {
     /// Previews not made because their sender had too many waiting (`PreviewQueue`).
     static let dropped = Counter(label: "parley_link_preview_dropped_total")
     static let cacheHits = Counter(label: "parley_link_preview_cache_hits_total")
+
+    /// Makes the counters the dashboard and alerts read exist at 0 from the start, so that
+    /// `rate()` and `increase()` see their first increment (called when the service starts).
+    static func prepare() {
+        _ = (fetches, errors, dropped, cacheHits)
+    }
 }

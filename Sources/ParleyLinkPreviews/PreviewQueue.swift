@@ -44,6 +44,7 @@ public final class PreviewQueue: Service, Sendable {
     /// `workers` at once. It sleeps until a preview is queued or one ends, so an idle queue
     /// costs nothing.
     public func run() async throws {
+        PreviewMetrics.prepare()
         try? await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 // Ends when the service is cancelled.

@@ -24,7 +24,7 @@ enum PushMetrics {
     /// Makes the counters the alerts watch at 0 when the dispatcher starts (one appearing only at
     /// its first increment hides that increment from `rate()`).
     static func prepare() {
-        _ = (expired, sent, tokensRemoved)
+        _ = (expired, sent, tokensRemoved, latency)
         for provider in PushTokenType.allCases { _ = failed(provider, "credentials") }
     }
 

@@ -8,20 +8,32 @@ public struct PushTokenService: Sendable {
     let store: Store
     let clock: Clock
     let pageTokens: PageTokenCodec
+    /// Where Web Push endpoints may be (`PushProviderSettings.webPushServices`).
+    let webPushServices: WebPushServices
 
-    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec) {
+    public init(store: Store, clock: Clock, pageTokens: PageTokenCodec, webPushServices: WebPushServices) {
         self.store = store
         self.clock = clock
         self.pageTokens = pageTokens
+        self.webPushServices = webPushServices
     }
 
-    /// Registers `token` for `userID`; returns the user.
+    /// Registers `token` for `userID`; returns the user. A device token moves to whoever
+    /// registers it (a device changes hands); a Web Push endpoint moves only with the keys it
+    /// has (the same browser's subscription, signed in as someone else), and only its owner
+    /// gives it new keys: otherwise anyone who learned an endpoint could take it over and have
+    /// its owner's pushes encrypted for keys their browser does not hold (403/400108).
     public func register(_ caller: Caller, _ userID: String, _ token: PushToken) async throws -> User {
         try caller.requireActingAs(userID)
+        if token.type == .web, !webPushServices.admits(token.token) {
+            throw ParleyError.invalidValue("web_push_subscription.endpoint", "is not at a push service this server sends to")
+        }
         let now = clock.nowMillis
         return try await store.transaction { repositories in
             let user = try Self.requireUser(userID, repositories)
-            try repositories.pushTokens.register(token, userID: userID, keep: PushTokens.maxPerType, now: now)
+            guard try repositories.pushTokens.register(token, userID: userID, keep: PushTokens.maxPerType, now: now) else {
+                throw ParleyError.forbidden("This Web Push endpoint is registered with other keys; only its owner changes them.")
+            }
             return user
         }
     }

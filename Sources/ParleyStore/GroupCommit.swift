@@ -45,6 +45,9 @@ final class GroupCommit: Sendable {
     init(pool: ConnectionPool, eventWake: EventWake) {
         self.pool = pool
         self.eventWake = eventWake
+        // The dashboard's panel reads it from the start (the server's one store is built after
+        // the metrics backend).
+        _ = Self.batchSize
     }
 
     /// Runs `body` in a transaction shared with concurrent calls; returns once it committed,

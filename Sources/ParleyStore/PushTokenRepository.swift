@@ -6,8 +6,10 @@ public struct PushTokenRepository {
     let connection: PostgresConnection
 
     /// Registers `token` for `userID`, taking it from any other owner, and drops the user's
-    /// oldest tokens of its type beyond `keep`.
-    public func register(_ token: PushToken, userID: String, keep: Int, now: Int64) throws {
+    /// oldest tokens of its type beyond `keep`; false (nothing changed) when another user holds
+    /// the token with other Web Push keys (`PushTokenService.register`'s rule: in the statement,
+    /// so that two registrations at once cannot pass it both).
+    public func register(_ token: PushToken, userID: String, keep: Int, now: Int64) throws -> Bool {
         try connection.query(
             """
             -- The insert runs whether or not the statement reads it; the delete's snapshot does
@@ -18,15 +20,21 @@ public struct PushTokenRepository {
                 ON CONFLICT (token_type, token) DO UPDATE
                     SET user_id = EXCLUDED.user_id, web_p256dh = EXCLUDED.web_p256dh, web_auth = EXCLUDED.web_auth,
                         created_at = EXCLUDED.created_at
+                    WHERE push_tokens.user_id = EXCLUDED.user_id
+                        OR (push_tokens.web_p256dh IS NOT DISTINCT FROM EXCLUDED.web_p256dh
+                            AND push_tokens.web_auth IS NOT DISTINCT FROM EXCLUDED.web_auth)
+                RETURNING 1
+            ), dropped AS (
+                DELETE FROM push_tokens p
+                WHERE EXISTS (SELECT 1 FROM registered) AND p.user_id = $3 AND p.token_type = $1 AND p.token <> $2
+                    AND p.token NOT IN (
+                        SELECT token FROM push_tokens WHERE user_id = $3 AND token_type = $1 AND token <> $2
+                        ORDER BY created_at DESC, token DESC LIMIT $7)
             )
-            DELETE FROM push_tokens p
-            WHERE p.user_id = $3 AND p.token_type = $1 AND p.token <> $2
-                AND p.token NOT IN (
-                    SELECT token FROM push_tokens WHERE user_id = $3 AND token_type = $1 AND token <> $2
-                    ORDER BY created_at DESC, token DESC LIMIT $7)
+            SELECT count(*) AS registered FROM registered
             """,
             [token.type.rawValue, token.token, userID, token.webKeys?.p256dh, token.webKeys?.auth, now, Int64(keep - 1)]
-        )
+        ).first.map { try $0.decode("registered") as Int64 } == 1
     }
 
     /// A page of the user's tokens of `type`, newest first, after `after` (created_at, token).

@@ -2,13 +2,17 @@ import ParleyCore
 import Postgres
 
 /// SQL for a parent's `thread_info` (API.md §13.1), kept in the transaction of each reply and
-/// each reply's deletion. The parent's row is updated (and so locked) by both, so concurrent
-/// replies and deletions of one thread count one after the other, exactly.
+/// each reply's deletion. Both lock the parent's row before anything else of the thread, so
+/// concurrent replies and deletions of one thread count one after the other, exactly: each
+/// statement after the lock starts once the others' changes committed, and sees them (issue
+/// 50.6: with the replier rows changed before the lock, the parent's update waited for the lock
+/// with a snapshot older than another deletion, and ranked and dated from it).
 public struct ThreadRepository {
     let connection: PostgresConnection
 
     /// A reply by `userID` (nil: an admin message) at `at` was stored.
     public func recordReply(parentID: Int64, userID: String?, at: Int64) throws {
+        lockParent(parentID)
         if let userID {
             try connection.query(
                 """
@@ -31,6 +35,7 @@ public struct ThreadRepository {
 
     /// A reply by `userID` was removed at `now`: one reply fewer, and the newest remaining one.
     public func recordRemoval(parentID: Int64, userID: String?, now: Int64) throws {
+        lockParent(parentID)
         if let userID {
             try connection.query(
                 """
@@ -53,6 +58,12 @@ public struct ThreadRepository {
             """,
             [parentID, now]
         )
+    }
+
+    /// Locks the parent's row, in the round trip of the next statement (an id is a number: it is
+    /// written into the text, which carries no parameters).
+    private func lockParent(_ parentID: Int64) {
+        connection.sendWithNext("SELECT 1 FROM messages WHERE message_id = \(parentID) FOR UPDATE")
     }
 
     /// The channel's messages with these ids that `viewerID` may see (nil: the admin): replies'

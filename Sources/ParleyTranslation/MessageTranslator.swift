@@ -10,9 +10,12 @@ public final class MessageTranslator: Sendable {
     /// Runs each language's translation (callers wait for them as long as they choose).
     let tasks: TaskOwner
 
+    /// Built once, by the container, after the metrics backend is bootstrapped: the translation
+    /// counters exist from here on, also with no provider configured.
     public init(_ translator: ReliableTranslator?, tasks: TaskOwner) {
         self.translator = translator
         self.tasks = tasks
+        TranslationMetrics.prepare()
     }
 
     /// The requested languages in canonical form, without repeats; 400111 for an unknown code,

@@ -7,10 +7,10 @@ import Synchronization
 /// address faster than the limit, and uploads, the costliest requests a client can repeat.
 ///
 /// Only the requests of those kinds ask the database. Once a count uses up an address's limit,
-/// this instance remembers until when, and refuses that address's requests before
-/// authenticating them (so a refused guesser learns nothing, not even from a right guess)
-/// without asking again. Another instance learns it at that address's next counted request
-/// there (a failed authentication is counted once it failed: one more per other instance).
+/// this instance remembers until when, and refuses that address's requests of that kind without
+/// asking again: uploads before their bodies are read, failed authentications once they failed
+/// (`AddressLimitMiddleware`: requests with valid credentials pass). Another instance learns it
+/// at that address's next counted request there (one more per other instance).
 public final class AddressLimiter: Sendable {
     public enum Kind: String, Sendable {
         case authFailure = "auth_failure"

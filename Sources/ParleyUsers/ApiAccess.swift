@@ -23,10 +23,16 @@ public final class ApiAccess: Sendable {
         self.authenticator = authenticator
     }
 
-    /// A new secondary token, shown this once; `masterToken` (Sendbird's `HTTP_API_TOKEN`) must be
-    /// the master token, whichever token the request came with (403 otherwise).
-    public func generate(_ caller: Caller, masterToken: String?) async throws -> (token: String, createdAt: Int64) {
+    /// A new secondary token, shown this once. Only the master token makes one: the request must
+    /// come with it (`presentedToken`, its `Api-Token`) and name it again in the body
+    /// (`masterToken`, Sendbird's `HTTP_API_TOKEN`); a secondary token is refused 403 even when
+    /// the body names the master token, so that a leaked secondary token can never multiply.
+    public func generate(_ caller: Caller, presentedToken: String?, masterToken: String?) async throws -> (token: String, createdAt: Int64)
+    {
         try caller.requireAdmin()
+        guard let presentedToken, authenticator.isMasterToken(presentedToken) else {
+            throw ParleyError.forbidden("Only the master API token makes API tokens.")
+        }
         guard let masterToken, authenticator.isMasterToken(masterToken) else {
             throw ParleyError.forbidden("\"HTTP_API_TOKEN\" must be the master API token.")
         }

@@ -10,16 +10,11 @@ import Testing
         try await TestServer.withAPI { api in
             let channel = try await api.createChannel(["user_ids": [try await api.cast("mcrace", 1)[0]]])
             let base = "/v3/group_channels/\(channel)/metacounter"
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<100 {
-                    group.addTask {
-                        let path = index % 2 == 0 ? "\(base)/likes" : base
-                        let body: [String: Any] =
-                            index % 2 == 0 ? ["value": 1, "mode": "increase"] : ["metacounter": ["likes": 1], "mode": "increase"]
-                        return try await api.put(path, body).status
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            let statuses = try await api.burst(100) { client, index in
+                let path = index % 2 == 0 ? "\(base)/likes" : base
+                let body: [String: Any] =
+                    index % 2 == 0 ? ["value": 1, "mode": "increase"] : ["metacounter": ["likes": 1], "mode": "increase"]
+                return try await client.put(path, body).status
             }
             #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
             #expect(try await api.get("\(base)/likes").decode([String: Int64].self) == ["likes": 100])
@@ -60,38 +55,38 @@ import Testing
     /// deletions at once: `reply_count`, `most_replies` and `last_replied_at` are exactly what the
     /// thread listing pages through, and the channel's history holds the parent alone.
     @Test func aThreadOfTenThousandRepliesStaysExact() async throws {
-        try await TestServer.withAPI({ $0.limits.messagesPerSecond = 0 }) { api in
+        // The test's own connection waits idle while sixteen others send: past the idle timeout.
+        try await TestServer.withAPI({ config in
+            config.limits.messagesPerSecond = 0
+            config.httpTimeouts.idle = .seconds(600)
+        }) { api in
             let cast = try await api.cast("thbig", 12)
             let channel = try await api.createChannel(["user_ids": (0..<12).map { cast[$0] }])
             let parent = try await sendMany(api, channel, 1, as: cast.session(0))[0]
             let path = "/v3/group_channels/\(channel)/messages"
             // Sender k of 12 sends a share growing with k: the ten with the most are 2…11, in that order.
             let senders = (0..<12).flatMap { k in Array(repeating: k, count: k + 1) }
-            let sent = try await withThrowingTaskGroup(of: [Int].self) { group in
-                for worker in 0..<16 {
-                    group.addTask {
-                        var ids: [Int] = []
-                        for index in stride(from: worker, to: 10_000, by: 16) {
-                            let reply = try await ThreadTests.reply(
-                                api, channel, to: parent, "r\(index)", as: cast.session(senders[index % senders.count]))
-                            ids.append(reply["message_id"] as? Int ?? -1)
+            let sent = try await api.withConnections(16) { clients in
+                try await withThrowingTaskGroup(of: [Int].self) { group in
+                    for worker in 0..<16 {
+                        group.addTask {
+                            var ids: [Int] = []
+                            for index in stride(from: worker, to: 10_000, by: 16) {
+                                let reply = try await ThreadTests.reply(
+                                    clients[worker], channel, to: parent, "r\(index)", as: cast.session(senders[index % senders.count]))
+                                ids.append(reply["message_id"] as? Int ?? -1)
+                            }
+                            return ids
                         }
-                        return ids
                     }
+                    return try await group.reduce(into: [Int]()) { $0 += $1 }
                 }
-                return try await group.reduce(into: [Int]()) { $0 += $1 }
             }
             #expect(sent.count == 10_000 && !sent.contains(-1))
             let statuses = try await Self.replyBurst(
                 api, path, parent: parent, senders: (0..<3).map { cast.session($0) }, deleting: Array(sent.sorted().suffix(20)))
             #expect(statuses.filter { $0 == 201 }.count == 100 && statuses.filter { $0 == 200 }.count == 20, "\(statuses)")
-            var replies: [[String: Any]] = []
-            var page = try await api.get("\(path)/\(parent)/thread?message_ts=0&next_limit=200&prev_limit=0").rawJSON
-            let thread = ThreadTests.threadInfo(page["parent_message"] as? [String: Any])
-            while let messages = page["messages"] as? [[String: Any]], let last = messages.last?["message_id"] as? Int {
-                replies += messages
-                page = try await api.get("\(path)/\(parent)/thread?message_id=\(last)&include=false&next_limit=200&prev_limit=0").rawJSON
-            }
+            let (thread, replies) = try await Self.wholeThread(api, path, parent: parent)
             #expect(replies.count == 10_080)
             #expect(Set(replies.compactMap { $0["message_id"] as? Int }).count == 10_080)
             #expect(thread["reply_count"] as? Int == 10_080)
@@ -103,6 +98,45 @@ import Testing
             #expect(most.map { counts[$0] ?? 0 } == ranked.map { counts[$0] ?? 0 }, "\(most) \(counts)")
             let history = try await api.get("\(path)?message_ts=0&next_limit=200&prev_limit=0").rawJSON
             #expect((history["messages"] as? [[String: Any]])?.compactMap { $0["message_id"] as? Int } == [parent])
+        }
+    }
+
+    /// Issue 50.6: concurrent deletions of a thread's newest replies, of twenty repliers with
+    /// different counts: each deletion counts its replier's rows after the others' (the parent is
+    /// locked first), so `most_replies` stays ranked and `last_replied_at` names a reply that is
+    /// still there, round after round.
+    @Test func concurrentDeletesOfTheNewestRepliesKeepTheRankingExact() async throws {
+        try await TestServer.withAPI({ $0.limits.messagesPerSecond = 0 }) { api in
+            let cast = try await api.cast("thdel", 20)
+            let channel = try await api.createChannel(["user_ids": (0..<20).map { cast[$0] }])
+            let parent = try await sendMany(api, channel, 1, as: cast.session(0))[0]
+            let path = "/v3/group_channels/\(channel)/messages"
+            // Replier k has k + 1 replies, interleaved, so the newest are of many repliers.
+            let order = (0..<20).flatMap { k in Array(repeating: k, count: k + 1) }.enumerated()
+                .sorted { ($0.offset * 7919) % 211 < ($1.offset * 7919) % 211 }.map(\.element)
+            var sent: [Int] = []
+            for (index, k) in order.enumerated() {
+                sent.append(try await ThreadTests.reply(api, channel, to: parent, "r\(index)", as: cast.session(k))["message_id"] as! Int)
+            }
+            for round in 0..<6 {
+                let doomed = Array(sent.suffix(7))
+                sent.removeLast(7)
+                let statuses = try await api.burst(doomed.count) { client, index in
+                    try await client.delete("\(path)/\(doomed[index])").status
+                }
+                #expect(statuses == Array(repeating: 200, count: 7), "round \(round): \(statuses)")
+                let (thread, replies) = try await Self.wholeThread(api, path, parent: parent)
+                #expect(replies.count == sent.count)
+                #expect(thread["reply_count"] as? Int == replies.count, "round \(round)")
+                #expect(
+                    thread["last_replied_at"] as? Int == replies.compactMap { $0["created_at"] as? Int }.max(),
+                    "round \(round): last_replied_at names a deleted reply")
+                let counts = Dictionary(
+                    replies.map { (($0["user"] as? [String: Any])?["user_id"] as? String ?? "", 1) }, uniquingKeysWith: +)
+                let most = (thread["most_replies"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
+                let ranked = counts.values.sorted(by: >).prefix(most.count)
+                #expect(most.map { counts[$0] ?? 0 } == Array(ranked), "round \(round): \(most.map { counts[$0] ?? 0 })")
+            }
         }
     }
 
@@ -130,25 +164,29 @@ import Testing
     static func voteBurst(_ api: API, _ pollID: Int, _ voters: [Credential], _ choice: @escaping @Sendable (Int) -> [Int]) async throws
         -> [Int]
     {
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in voters.indices {
-                group.addTask { try await api.put("/v3/polls/\(pollID)/vote", ["option_ids": choice(index)], as: voters[index]).status }
-            }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        try await api.burst(voters.count) { client, index in
+            try await client.put("/v3/polls/\(pollID)/vote", ["option_ids": choice(index)], as: voters[index]).status
         }
+    }
+
+    /// The parent's `thread_info` and every reply of its thread, paged through.
+    static func wholeThread(_ api: API, _ path: String, parent: Int) async throws -> (thread: [String: Any], replies: [[String: Any]]) {
+        var replies: [[String: Any]] = []
+        var page = try await api.get("\(path)/\(parent)/thread?message_ts=0&next_limit=200&prev_limit=0").rawJSON
+        let thread = ThreadTests.threadInfo(page["parent_message"] as? [String: Any])
+        while let messages = page["messages"] as? [[String: Any]], let last = messages.last?["message_id"] as? Int {
+            replies += messages
+            page = try await api.get("\(path)/\(parent)/thread?message_id=\(last)&include=false&next_limit=200&prev_limit=0").rawJSON
+        }
+        return (thread, replies)
     }
 
     /// A hundred replies to `parent` and the deletion of `deleting`, all at once; their statuses.
     static func replyBurst(_ api: API, _ path: String, parent: Int, senders: [Credential], deleting: [Int]) async throws -> [Int] {
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<100 {
-                group.addTask {
-                    try await api.post(path, ["message": "c\(index)", "parent_message_id": parent], as: senders[index % senders.count])
-                        .status
-                }
-            }
-            for id in deleting { group.addTask { try await api.delete("\(path)/\(id)").status } }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        try await api.burst(100 + deleting.count) { client, index in
+            guard index < 100 else { return try await client.delete("\(path)/\(deleting[index - 100])").status }
+            return try await client.post(path, ["message": "c\(index)", "parent_message_id": parent], as: senders[index % senders.count])
+                .status
         }
     }
 
@@ -157,11 +195,8 @@ import Testing
             let cast = try await api.cast("pinmax", 1)
             let channel = try await api.createChannel(["user_ids": [cast[0]]])
             let ids = try await sendMany(api, channel, 12, as: cast.session(0))
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for id in ids {
-                    group.addTask { try await api.post("/v3/group_channels/\(channel)/messages/\(id)/pin").status }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            let statuses = try await api.burst(ids.count) { client, index in
+                try await client.post("/v3/group_channels/\(channel)/messages/\(ids[index])/pin").status
             }
             #expect(statuses.filter { $0 == 200 }.count == 10, "\(statuses)")
             #expect(statuses.filter { $0 == 409 }.count == 2, "\(statuses)")

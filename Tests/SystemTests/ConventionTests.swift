@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import ParleyContainer
 import ParleyHTTP
@@ -43,6 +44,22 @@ import Testing
             #expect(wrongMethod.headers[.allow] == "GET, POST")
             let wrongMethodWithCapture = try await api.send(.post, "/v3/users/someone")
             #expect(wrongMethodWithCapture.status == 405)
+        }
+    }
+
+    /// Issue 50.5: no browser reads a JSON answer, or an error, as anything else (a user's text
+    /// in it could otherwise be sniffed as HTML).
+    @Test func jsonAnswersAndErrorsAreNotSniffed() async throws {
+        try await TestServer.withAPI { api in
+            let nosniff = HTTPField.Name("X-Content-Type-Options")!
+            let answers = [
+                try await api.get("/v3/users?limit=1"), try await api.get("/v3/nothing_here"), try await api.get("/health"),
+                try await api.raw(.post, "/v3/users", body: "{"), try await api.get("/v3/users", as: .apiToken("wrong"))
+            ]
+            for answer in answers {
+                #expect(answer.headers[nosniff] == "nosniff", "\(answer.status) \(answer.text)")
+                #expect(answer.headers[.contentType]?.hasPrefix("application/json") == true)
+            }
         }
     }
 

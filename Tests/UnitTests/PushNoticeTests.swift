@@ -1,3 +1,4 @@
+import ByteCoding
 import Foundation
 import ParleyCore
 import Testing
@@ -76,7 +77,7 @@ import Testing
 
     @Test(arguments: [
         String(repeating: "a", count: 10_000), String(repeating: "é", count: 5_000), String(repeating: "\"", count: 6_000),
-        String(repeating: "👩‍👩‍👧", count: 2_000)
+        String(repeating: "👩‍👩‍👧", count: 2_000), String(repeating: "中", count: 4_800), String(repeating: "ü\"\\", count: 1_600)
     ])
     func longMessagesAreShortenedToFit(_ text: String) throws {
         let apns = notice(text).apnsPayload()
@@ -87,8 +88,25 @@ import Testing
         #expect(shortened.hasSuffix("…"), "not shortened")
         #expect(apns.count > PushNotice.providerLimit - 100, "cut to \(apns.count) bytes")
         #expect(text.hasPrefix(shortened.dropLast()), "not a prefix")
-        let (message, dictionary) = notice(text).dataMessage()
-        #expect(message.utf8.count + dictionary.utf8.count <= PushNotice.providerLimit)
+        // Issue 50.8: what each provider measures, as sent. FCM: the `data` object, its strings
+        // escaped; HMS: that object once more as a JSON string.
+        for form in [PushNotice.DataForm.object, .string] {
+            let (message, dictionary) = notice(text).dataMessage(form: form)
+            var data = JSONWriter()
+            data.object { data in
+                data.field("message", message)
+                data.field("sendbird", dictionary)
+            }
+            var sent = data.bytes
+            if form == .string {
+                var quoted = JSONWriter()
+                quoted.string(String(decoding: sent, as: UTF8.self))
+                sent = quoted.bytes
+            }
+            #expect(sent.count <= PushNotice.providerLimit, "\(form): \(sent.count) bytes as sent")
+            #expect(sent.count > PushNotice.providerLimit - 200, "\(form): cut to \(sent.count) bytes")
+            #expect(try object(Array(dictionary.utf8))["message"] as? String == message.dropFirst("Ann: ".count).description)
+        }
         #expect(notice(text).webPayload().count <= PushNotice.webPushLimit)
     }
 }

@@ -23,7 +23,8 @@ struct ApiAccessController {
     @Sendable func generate(_ request: Request, _ context: CallerContext) async throws -> Response {
         try context.caller.requireAdmin()
         let body = try await request.decode(as: GenerateTokenBody.self, context: context)
-        let made = try await access.generate(context.caller, masterToken: body.masterToken)
+        let made = try await access.generate(
+            context.caller, presentedToken: request.headers[AuthenticationMiddleware.apiTokenHeader], masterToken: body.masterToken)
         return try JSONResponse.make(ApiTokenDTO(token: made.token, createdAt: made.createdAt))
     }
 

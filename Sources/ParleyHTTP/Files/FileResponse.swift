@@ -42,7 +42,7 @@ struct FileResponse {
         let stream = try await file.open(range)
         headers[.contentType] = file.contentType.isEmpty ? "application/octet-stream" : file.contentType
         headers[.contentDisposition] = Self.disposition(name: file.name, type: file.contentType)
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[.xContentTypeOptions] = "nosniff"
         // Opened directly, an upload can run nothing: no scripts, no plugins, its own origin.
         headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; img-src 'self'; media-src 'self'; sandbox"
         let body = ResponseBody(contentLength: Int(range.count)) { writer in

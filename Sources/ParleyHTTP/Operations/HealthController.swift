@@ -9,7 +9,7 @@ struct HealthController {
     var routes: RouteCollection<ParleyRequestContext> {
         let routes = RouteCollection(context: ParleyRequestContext.self)
         routes.get("health") { _, _ in
-            Response(status: .ok, headers: [.contentType: JSONResponse.contentType], body: ResponseBody(byteBuffer: Self.ok))
+            Response(status: .ok, headers: JSONResponse.headers, body: ResponseBody(byteBuffer: Self.ok))
         }
         routes.get("ready") { [readiness] _, _ in
             let ready = await readiness.isReady()

@@ -39,7 +39,7 @@ final class HMSProvider: PushProvider {
     func send(_ push: DevicePush) async -> PushOutcome {
         let bearer: String
         do { bearer = try await accessTokens.token() } catch { return FCMProvider.tokenFailure(error) }
-        let (message, sendbird) = push.notice.dataMessage()
+        let (message, sendbird) = push.notice.dataMessage(form: .string)
         let ttl = max(0, push.expiresAt - clock.nowMillis / 1000)
         do {
             var data = JSONWriter()

@@ -26,6 +26,8 @@ public struct PushProviderSettings: Sendable {
     public var vapidSubject = ""
     /// `PARLEY_PUSH_CA_FILE`: certificate authorities trusted besides the system's.
     public var caFile: String?
+    /// `PARLEY_WEBPUSH_SERVICES`: where browsers' subscription endpoints may be (issue 50.3).
+    public var webPushServices = WebPushServices.browsers
 
     public init() {}
 
@@ -72,7 +74,8 @@ public struct PushProviderSettings: Sendable {
             }
             let key = try Self.ecKey(try Self.read(vapidKeyFile, "PARLEY_VAPID_PRIVATE_KEY_FILE"), "PARLEY_VAPID_PRIVATE_KEY_FILE")
             let provider = WebPushProvider(
-                settings: WebPushProvider.Settings(key: key, subject: vapidSubject), client: client!, outbound: outbound,
+                settings: WebPushProvider.Settings(key: key, subject: vapidSubject, services: webPushServices), client: client!,
+                outbound: outbound,
                 authorities: authorities, clock: clock)
             webPush = provider
             list.append(provider)

@@ -7,13 +7,17 @@ import ParleyCore
 import Synchronization
 
 /// Web Push (API.md §12.5): the payload encrypted for the browser (RFC 8291) and posted to the
-/// subscription's endpoint with a VAPID token (RFC 8292). Endpoints are URLs that users chose,
-/// so every one passes the outbound guard and is connected to at the address it checked.
+/// subscription's endpoint with a VAPID token (RFC 8292). Endpoints are URLs that users chose:
+/// each must be at a push service the operator lists (`WebPushServices`, checked again here since
+/// the list may have changed since it was registered), passes the outbound guard and is
+/// connected to at the address it checked.
 final class WebPushProvider: PushProvider {
     struct Settings: Sendable {
         var key: P256.Signing.PrivateKey
         /// `mailto:` or `https:`: whom a push service contacts about this sender.
         var subject: String
+        /// Where endpoints may be.
+        var services: WebPushServices
     }
 
     let type = PushTokenType.web
@@ -42,6 +46,7 @@ final class WebPushProvider: PushProvider {
         guard let keys = push.token.webKeys, let p256dh = Base64URL.decode(Substring(keys.p256dh)),
             let auth = Base64URL.decode(Substring(keys.auth))
         else { return .deadToken }
+        guard settings.services.admits(push.token.token) else { return .failed(reason: "not_a_push_service") }
         do {
             let destination = try await outbound.check(push.token.token)
             guard let origin = Self.origin(of: destination.url) else { return .deadToken }

@@ -5,7 +5,8 @@ import Testing
 /// the event stream.
 @Suite struct ModerationHoleTests: ParticipantFixtures {
     /// 29.9: a muted member puts nothing new in front of the others (edit, reaction, meta array,
-    /// typing); in a frozen channel only operators and the admin do. Taking away stays allowed.
+    /// typing; issue 50.5: a poll for the channel, a vote, a suggested option); in a frozen
+    /// channel only operators and the admin do. Taking away stays allowed.
     @Test func muteAndFreezeCoverEveryContribution() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("holemute", 3)
@@ -15,6 +16,9 @@ import Testing
             let sent = try await api.post("\(base)/messages", ["message": "mine"], as: cast.session(1))
             let id = try #require(sent.rawJSON["message_id"] as? Int)
             #expect(try await api.post("\(base)/messages/\(id)/reactions", ["reaction": "ok"], as: cast.session(1)).status == 200)
+            let poll = try await PollTests.pollInChannel(api, channel, by: cast.session(0), suggestions: true)
+            let (pollID, options) = (poll["id"] as? Int ?? 0, PollTests.optionIDs(poll))
+            #expect(try await api.put("/v3/polls/\(pollID)/vote", ["option_ids": [options[0]]], as: cast.session(1)).status == 200)
 
             func contributions(_ credential: Credential) async throws -> [String: APIResponse] {
                 [
@@ -22,7 +26,11 @@ import Testing
                     "reaction": try await api.post("\(base)/messages/\(id)/reactions", ["reaction": "new"], as: credential),
                     "metaarray": try await api.post(
                         "\(base)/messages/\(id)/sorted_metaarray", ["sorted_metaarray": [["key": "k", "value": ["v"]]]], as: credential),
-                    "typing": try await api.post("\(base)/typing", [:], as: credential)
+                    "typing": try await api.post("\(base)/typing", [:], as: credential),
+                    "poll": try await api.post(
+                        "/v3/polls", ["title": "Mine?", "options": ["x"], "channel_url": channel, "channel_type": "group"], as: credential),
+                    "vote": try await api.put("/v3/polls/\(pollID)/vote", ["option_ids": [options[1]]], as: credential),
+                    "suggestion": try await api.post("/v3/polls/\(pollID)/options", ["text": "mine"], as: credential)
                 ]
             }
 
@@ -34,7 +42,10 @@ import Testing
             let unchanged = try await api.get("\(base)/messages/\(id)", as: cast.session(2))
             #expect(unchanged.rawJSON["message"] as? String == "mine")
             #expect((unchanged.rawJSON["sorted_metaarray"] as? [Any])?.isEmpty == true)
+            let pollNow = try await api.get("/v3/polls/\(pollID)", as: cast.session(2)).rawJSON
+            #expect(PollTests.counts(pollNow) == [1, 0, 0], "the muted member's vote stands as it was, no option added")
             // Taking away shows nothing new.
+            #expect(try await api.put("/v3/polls/\(pollID)/vote", ["option_ids": []], as: cast.session(1)).status == 200)
             #expect(try await api.delete("\(base)/messages/\(id)/reactions?reaction=ok", as: cast.session(1)).status == 200)
             #expect(try await api.delete("\(base)/typing", as: cast.session(1)).status == 200)
             #expect(try await api.delete("\(base)/mute/\(member)", as: cast.session(0)).status == 200)

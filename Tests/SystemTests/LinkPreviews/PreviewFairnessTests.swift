@@ -36,7 +36,7 @@ import Testing
     @Test func anotherUsersPreviewIsNotStarvedByAFloodOfSlowLinks() async throws {
         let pages = Pages()
         try await pages.run { port in
-            try await TestServer.withAPI({ $0.outboundAllowHosts = ["127.0.0.1:\(port)"] }) { api in
+            try await TestServer.withAPI({ $0.linkPreviews.allowHosts = ["127.0.0.1:\(port)"] }) { api in
                 let cast = try await api.cast("ogfair", 2)
                 let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
                 let base = "/v3/group_channels/\(channel)/messages"

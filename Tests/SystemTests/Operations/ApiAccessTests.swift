@@ -25,6 +25,9 @@ import Testing
                 let there = try await process.request("GET", "/v3/users?limit=1", headers: ["Api-Token": token])
                 #expect(there.status == 200)
                 #expect(try await api.post(Self.tokens, ["HTTP_API_TOKEN": token], as: .apiToken(token)).status == 403)
+                // Not even with the master token named in the body: only the master token's holder makes tokens.
+                let multiplied = try await api.post(Self.tokens, ["HTTP_API_TOKEN": TestServer.apiToken], as: .apiToken(token))
+                #expect(multiplied.status == 403, "\(multiplied.text)")
                 // Listed and viewed by its selector; the secret is never shown again.
                 let listed = try await api.get(Self.tokens).rawJSON["api_tokens"] as? [[String: Any]] ?? []
                 #expect(listed.map { $0["token"] as? String } == [String(token.prefix(16))])

@@ -160,6 +160,29 @@ import Testing
         }
     }
 
+    /// Issue 50.10: every series the dashboard's panels and the alerts read exists from the start
+    /// (at 0 where it counts), so that `rate()` and `increase()` see its first increment and no
+    /// panel is empty on an idle server. Read on a fresh instance, after one request.
+    @Test func everySeriesTheDashboardAndAlertsReadExistsFromTheStart() async throws {
+        try await OwnDatabase.with { database in
+            let process = try await ServerProcess(environment: ["DATABASE_URL": database])
+            defer { process.stop() }
+            #expect(try await process.request("GET", "/v3/users?limit=1", headers: ["Api-Token": TestServer.apiToken]).status == 200)
+            let exported = Set(
+                Self.samples(try await process.request("GET", "/metrics", headers: ["Api-Token": TestServer.apiToken]).text).keys
+                    .map { String($0.prefix { $0 != "{" }) })
+            var named = Set<String>()
+            for file in ["deploy/grafana/parley-dashboard.json", "deploy/prometheus/alerts.yml"] {
+                let text = try String(contentsOf: TestServer.packageRoot.appendingPathComponent(file), encoding: .utf8)
+                let pattern = try Regex("parley_[a-z0-9_]+")
+                named.formUnion(text.matches(of: pattern).map { String(text[$0.range]) })
+            }
+            #expect(named.count > 30, "\(named)")
+            let missing = named.filter { !exported.contains($0) }.sorted()
+            #expect(missing.isEmpty, "named by a panel or an alert, but not exported yet: \(missing)")
+        }
+    }
+
     @Test func turnedOffTheyAreNowhere() async throws {
         try await OwnDatabase.with { database in
             let process = try await ServerProcess(environment: ["DATABASE_URL": database, "PARLEY_METRICS": "false"])

@@ -67,10 +67,18 @@ import Testing
                 ("\(base)/gcm", ["gcm_reg_token": String(repeating: "a", count: 4097)], 400111),
                 ("\(base)/gcm", ["gcm_reg_token": 12], 400100),
                 ("\(base)/voip", ["gcm_reg_token": "x"], 400111),
-                ("\(base)/web", ["web_push_subscription": Self.subscription("http://push.example.com/x")], 400111),
+                ("\(base)/web", ["web_push_subscription": Self.subscription("http://fcm.googleapis.com/fcm/send/x")], 400111),
+                // Issue 50.3: only at the push services the operator lists (by default the browsers').
+                ("\(base)/web", ["web_push_subscription": Self.subscription("https://push.example.com/x")], 400111),
+                ("\(base)/web", ["web_push_subscription": Self.subscription("https://fcm.googleapis.com.example.com/x")], 400111),
+                ("\(base)/web", ["web_push_subscription": Self.subscription("https://fcm.googleapis.com:8443/x")], 400111),
                 (
                     "\(base)/web",
-                    ["web_push_subscription": ["endpoint": "https://push.example.com/x", "keys": ["p256dh": "AAAA", "auth": "AAAA"]]],
+                    [
+                        "web_push_subscription": [
+                            "endpoint": "https://fcm.googleapis.com/fcm/send/x", "keys": ["p256dh": "AAAA", "auth": "AAAA"]
+                        ]
+                    ],
                     400111
                 ),
                 ("\(base)/web", ["web_push_subscription": "https://push.example.com/x"], 400103)
@@ -109,7 +117,7 @@ import Testing
     @Test func webSubscriptionsAreKeyedByTheirEndpointAndTokensAreRemoved() async throws {
         try await TestServer.withAPI { api in
             let cast = try await api.cast("pushweb", 1)
-            let endpoint = "https://push.example.com/wpush/v2/\(UUID().uuidString)?x=1"
+            let endpoint = "https://updates.push.services.mozilla.com/wpush/v2/\(UUID().uuidString)?x=1"
             let added = try await api.post(
                 "/v3/users/\(cast[0])/push/web", ["web_push_subscription": Self.subscription(endpoint)], as: cast.session(0))
             #expect(added.status == 200 && added.rawJSON["token"] as? String == endpoint, "\(added.text)")
@@ -121,6 +129,32 @@ import Testing
             let all = try await api.delete("/v3/users/\(cast[0])/push", as: cast.session(0))
             #expect(all.rawJSON["token"] as? [String] == ["fcm-a"])
             #expect(try await tokens(api, cast[0], "gcm").isEmpty)
+        }
+    }
+
+    /// Issue 50.5: a Web Push endpoint moves to another user only with the keys it has (the
+    /// same browser, signed in as someone else); another user's keys cannot take it over, and
+    /// its owner may give it new ones.
+    @Test func aWebEndpointMovesOnlyWithItsOwnKeys() async throws {
+        try await TestServer.withAPI { api in
+            let cast = try await api.cast("pushwebmove", 2)
+            let endpoint = "https://updates.push.services.mozilla.com/wpush/v2/\(UUID().uuidString)"
+            let victims = Self.subscription(endpoint)
+            let path = { (user: Int) in "/v3/users/\(cast[user])/push/web" }
+            #expect(try await api.post(path(0), ["web_push_subscription": victims], as: cast.session(0)).status == 200)
+            let hijack = try await api.post(path(1), ["web_push_subscription": Self.subscription(endpoint)], as: cast.session(1))
+            #expect(hijack.status == 403, "\(hijack.text)")
+            #expect(try hijack.code == 400108)
+            #expect(try await tokens(api, cast[0], "web") == [endpoint])
+            #expect(try await tokens(api, cast[1], "web").isEmpty)
+            // The owner renews the subscription's keys.
+            let renewed = Self.subscription(endpoint)
+            #expect(try await api.post(path(0), ["web_push_subscription": renewed], as: cast.session(0)).status == 200)
+            // The same browser's subscription (its keys) moves to whoever signs in there.
+            let moved = try await api.post(path(1), ["web_push_subscription": renewed], as: cast.session(1))
+            #expect(moved.status == 200, "\(moved.text)")
+            #expect(try await tokens(api, cast[0], "web").isEmpty)
+            #expect(try await tokens(api, cast[1], "web") == [endpoint])
         }
     }
 

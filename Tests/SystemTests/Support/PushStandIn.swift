@@ -1,6 +1,7 @@
 import CurlHTTP
 import Foundation
 import ParleyContainer
+import ParleyCore
 import Testing
 
 /// The push providers' stand-in (`Push/StandIn/push_standin.py`): APNs over HTTP/2 with TLS,
@@ -70,7 +71,9 @@ final class PushStandIn: Sendable {
         if web {
             config.pushProviders.vapidKeyFile = handshake.vapid_private_key_file
             config.pushProviders.vapidSubject = handshake.vapid_subject
-            // Subscription endpoints pass the outbound guard: the stand-in's is allowed.
+            // Subscription endpoints must be at a listed push service, and pass the outbound
+            // guard: the stand-in is the one listed, and allowed as the operator's destination.
+            config.pushProviders.webPushServices = try! WebPushServices([base])
             config.outboundAllowHosts.append("127.0.0.1:\(handshake.port)")
         }
         config.pushProviders.caFile = handshake.ca_file
