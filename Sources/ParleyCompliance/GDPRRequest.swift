@@ -19,7 +19,8 @@ public struct GDPRRequest: Codable, Sendable, Equatable {
     }
 
     public let action: Action
-    public let userIDs: [String]
+    /// The users named by the request; once a deletion is done, their pseudonyms (`erased`).
+    public private(set) var userIDs: [String]
     public let channelDeleteOption: ChannelDeleteOption
     /// What the erased users' ids become in the records that stay (reports, the audit log,
     /// stored events): the same within a request, so a moderator still sees which reports were
@@ -41,6 +42,14 @@ public struct GDPRRequest: Codable, Sendable, Equatable {
         self.userIDs = userIDs
         self.channelDeleteOption = channelDeleteOption
         self.pseudonyms = userIDs.map { _ in "erased_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16) }
+    }
+
+    /// The request as kept once its deletion is done (issue 50.7): it names the erased users by
+    /// their pseudonyms only, so that not even the record of their erasure holds their ids.
+    var erased: GDPRRequest {
+        var kept = self
+        kept.userIDs = pseudonyms
+        return kept
     }
 
     /// The job kind of GDPR requests.

@@ -48,6 +48,10 @@ struct UserErasure: Sendable {
             progress = try await step(progress.phase, userID, pseudonym, request, job, progress)
         }
         await files.removeStoredFiles(progress.pendingFiles)
+        // The last trace: the request itself names the users by their pseudonyms from now on.
+        let kept = String(decoding: try JSONEncoder().encode(request.erased), as: UTF8.self)
+        let jobID = job.job.jobID
+        progress = try await job.step({ repositories, _ in try repositories.jobs.replaceParams(jobID, params: kept) }, from: progress).1
         let result = ["removed": progress.removed]
         return String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
     }

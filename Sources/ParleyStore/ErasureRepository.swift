@@ -92,6 +92,13 @@ public struct ErasureRepository {
         try connection.query("UPDATE audit_logs SET actor_id = $2 WHERE actor_id = $1", [userID, pseudonym])
         try connection.query("UPDATE audit_logs SET target_user_id = $2 WHERE target_user_id = $1", [userID, pseudonym])
         try connection.query("DELETE FROM group_channel_departures WHERE user_id = $1", [userID])
+        // Who made channels and invited others, and who was active on a day, stay as counts and
+        // facts under the pseudonym; the flood window of the user's sends goes.
+        try connection.query("UPDATE group_channel_members SET inviter_id = $2 WHERE inviter_id = $1", [userID, pseudonym])
+        try connection.query("UPDATE group_channels SET created_by = $2 WHERE created_by = $1", [userID, pseudonym])
+        try connection.query("UPDATE open_channels SET created_by = $2 WHERE created_by = $1", [userID, pseudonym])
+        try connection.query("UPDATE daily_active_users SET user_id = $2 WHERE user_id = $1", [userID, pseudonym])
+        try connection.query("DELETE FROM send_rate_windows WHERE user_id = $1", [userID])
         return (removed, fileIDs)
     }
 
@@ -119,10 +126,12 @@ public struct ErasureRepository {
     public func scrubEvents(of userID: String, needles: [String], pseudonym: String, after afterID: Int64, limit: Int) throws
         -> (lastID: Int64?, deleted: Int)
     {
+        // An event for the user alone may name them in `user_ids` only (`session_ended`).
         try scrub(
             table: "events", id: "event_id", data: "data",
             extra: ", user_ids = array_replace(user_ids, $1, $5), except_user_id = NULLIF(except_user_id, $1)",
-            gone: "OR (audience = 2 AND user_ids = ARRAY[$1]::text[])", userID, needles, pseudonym, afterID, limit)
+            gone: "OR (audience = 2 AND user_ids = ARRAY[$1]::text[])", alsoNaming: "$1 = ANY(user_ids) OR except_user_id = $1",
+            userID, needles, pseudonym, afterID, limit)
     }
 
     /// The same for the webhook deliveries (a redacted one is rendered again when it is sent).
@@ -137,16 +146,20 @@ public struct ErasureRepository {
             userID, needles, pseudonym, afterID, limit)
     }
 
+    /// `alsoNaming`: a condition on other columns of rows that name the user without `data`
+    /// holding them.
     private func scrub(
-        table: String, id: String, data: String, extra: String, gone: String, _ userID: String, _ needles: [String],
-        _ pseudonym: String, _ afterID: Int64, _ limit: Int
+        table: String, id: String, data: String, extra: String, gone: String, alsoNaming: String = "false", _ userID: String,
+        _ needles: [String], _ pseudonym: String, _ afterID: Int64, _ limit: Int
     ) throws -> (lastID: Int64?, deleted: Int) {
         let last = try connection.query(
             "SELECT max(\(id)) AS last FROM (SELECT \(id) FROM \(table) WHERE \(id) > $1 ORDER BY \(id) LIMIT $2) b",
             [afterID, Int64(limit)]
         )[0]
         guard let lastID = try last.decodeIfPresent("last", as: Int64.self) else { return (nil, 0) }
-        let touched = "\(id) > $2 AND \(id) <= $3 AND EXISTS (SELECT 1 FROM unnest($4::text[]) n WHERE strpos(\(data), n) > 0)"
+        let touched = """
+            \(id) > $2 AND \(id) <= $3 AND (EXISTS (SELECT 1 FROM unnest($4::text[]) n WHERE strpos(\(data), n) > 0) OR \(alsoNaming))
+            """
         let deleted = try connection.query(
             """
             DELETE FROM \(table) WHERE \(touched)

@@ -100,6 +100,11 @@ public struct JobRepository {
         guard updated.affectedRows == 1 else { throw LostJobLease(jobID: claimed.job.jobID) }
     }
 
+    /// Replaces what the job was asked to do (a finished GDPR deletion keeps only pseudonyms).
+    public func replaceParams(_ jobID: String, params: String) throws {
+        try connection.query("UPDATE jobs SET params = $2::jsonb WHERE job_id = $1", [jobID, params])
+    }
+
     /// Ends the job (`done` or `failed`) with what it produced, if the lease is still its own.
     public func finish(_ claimed: ClaimedJob, status: Job.Status, result: String?, error: String?, now: Int64) throws {
         let updated = try connection.query(

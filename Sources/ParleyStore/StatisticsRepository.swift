@@ -6,9 +6,13 @@ public struct StatisticsRepository {
     let connection: PostgresConnection
 
     public func recordActive(day: Int64, userIDs: [String]) throws {
+        // Only users who still exist: an instance may write what it saw after a GDPR erasure
+        // took the user (and their rows here) away.
         try connection.query(
             """
-            INSERT INTO daily_active_users (day, user_id) SELECT DATE '1970-01-01' + $1::integer, unnest($2::text[])
+            INSERT INTO daily_active_users (day, user_id)
+            SELECT DATE '1970-01-01' + $1::integer, a.user_id FROM unnest($2::text[]) a(user_id)
+            WHERE EXISTS (SELECT 1 FROM users u WHERE u.user_id = a.user_id)
             ON CONFLICT DO NOTHING
             """,
             [day, userIDs])

@@ -9,7 +9,10 @@ import Testing
     @Test func aDeletionLeavesNothingTheUserWroteOrUploaded() async throws {
         let marker = "zq" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(14)
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("parley-gdpr-\(UUID())").path
-        try await Self.withWebhook(adjust: { Self.runJobs(&$0, files: files) }) { api, receiver, database in
+        try await Self.withWebhook(adjust: { config in
+            Self.runJobs(&config, files: files)
+            config.jobs.statisticsInterval = .milliseconds(50)
+        }) { api, receiver, database in
             let cast = try await api.cast("gdpr", 3)
             let (erin, bob) = (cast[0], cast[1])
             #expect(
@@ -25,6 +28,17 @@ import Testing
             let bobsID = try #require(bobs.rawJSON["message_id"] as? Int)
             let written = try await Self.writeEverywhere(api, cast, group: group, direct: direct, parentID: bobsID, marker: marker)
             #expect(try await eventually(within: .seconds(20)) { receiver.received.contains { $0.body.contains(marker) } })
+            // Issue 50.7: what names her besides her words: a session of hers (its end is an event
+            // for her alone), a channel she made and invited others to, the days she was active,
+            // the flood window of her sends.
+            let socket = try await api.events(cast.tokens[erin]!)
+            socket.close()
+            let hers = try await api.createChannel(["user_ids": [erin, bob], "name": "Erin's"], as: cast.session(0))
+            #expect(try await api.post("/v3/group_channels/\(hers)/invite", ["user_ids": [cast[2]]], as: cast.session(0)).status == 200)
+            #expect(
+                try await eventually(within: .seconds(20)) {
+                    !(try Self.rowsHolding(erin, in: database).filter { $0.hasPrefix("daily_active_users:") }.isEmpty)
+                })
 
             let registered = try await api.post(
                 "/v3/privacy/gdpr", ["action": "delete", "user_ids": [erin], "channel_delete_option": "1_on_1"])
@@ -60,6 +74,9 @@ import Testing
             // Nothing anywhere in the database holds what she wrote, her name or her picture.
             let holding = try Self.rowsHolding(marker, in: database)
             #expect(holding.isEmpty, "\(holding.joined(separator: "\n"))")
+            // Nor her id: nothing but the pseudonym is left of her (issue 50.7).
+            let naming = try Self.rowsHolding(erin, in: database)
+            #expect(naming.isEmpty, "\(naming.joined(separator: "\n"))")
         }
     }
 }
