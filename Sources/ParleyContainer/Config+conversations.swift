@@ -1,13 +1,33 @@
 import ParleyChat
+import Postgres
 
 /// The limits of API.md §13 (pins, scheduled messages, polls, search) and scheduled delivery.
 extension Config {
+    /// The searches' own pool (issue 50.1): `PARLEY_SEARCH_CONNECTIONS` connections whose
+    /// statements time out after `PARLEY_SEARCH_TIMEOUT_MS`; searches wait for them no longer than
+    /// other requests wait for theirs.
+    var searchPoolConfiguration: ConnectionPool.Configuration {
+        var configuration = ConnectionPool.Configuration(conninfo: databaseURL, size: search.connections)
+        configuration.acquireTimeout = databaseAcquireTimeout
+        configuration.maxWaiting = databaseMaxWaiting
+        configuration.session = databaseSession
+        configuration.session.statementTimeout = search.statementTimeout
+        return configuration
+    }
+
     static func readConversations(into config: inout Config, _ reader: EnvironmentReader) throws {
         config.limits.pinnedMessagesPerChannel = try reader.int(
             "PARLEY_MAX_PINNED_MESSAGES", default: config.limits.pinnedMessagesPerChannel, range: 1...1_000)
         config.limits.pollOptions = try reader.int("PARLEY_MAX_POLL_OPTIONS", default: config.limits.pollOptions, range: 1...1_000)
         config.limits.searchQueryLength = try reader.int(
             "PARLEY_MAX_SEARCH_QUERY_LENGTH", default: config.limits.searchQueryLength, range: 1...10_000)
+        config.limits.searchTerms = try reader.int("PARLEY_MAX_SEARCH_TERMS", default: config.limits.searchTerms, range: 1...1_000)
+        config.search.connections = try reader.int("PARLEY_SEARCH_CONNECTIONS", default: config.search.connections, range: 1...256)
+        config.search.statementTimeout = .milliseconds(
+            try reader.int(
+                "PARLEY_SEARCH_TIMEOUT_MS", default: Int(config.search.statementTimeout.milliseconds), range: 10...3_600_000))
+        config.search.perUser = try reader.int("PARLEY_SEARCHES_PER_USER", default: config.search.perUser, range: 1...1_000)
+        config.search.ranked = try reader.int("PARLEY_SEARCH_RANKED", default: config.search.ranked, range: 1...1_000_000)
         let day = 24 * 3_600_000
         config.limits.scheduleMinLeadMillis = Int64(
             try reader.int("PARLEY_SCHEDULE_MIN_LEAD_MS", default: Int(config.limits.scheduleMinLeadMillis), range: 0...day))

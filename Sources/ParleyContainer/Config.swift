@@ -86,6 +86,8 @@ public struct Config: Sendable {
     public var linkPreviews = LinkPreviewSettings()
     /// `app_id` in webhook payloads.
     public var appID = "parley"
+    /// Message search's share of the database (issue 50.1).
+    public var search = SearchSettings()
     /// API.md §9: the translation provider.
     public var translation = TranslationSettings()
     public var translationSendLimit: Duration = .milliseconds(1500)

@@ -100,6 +100,7 @@ public struct Container: Sendable {
         poolConfiguration.session = config.databaseSession
         let pool = ConnectionPool(configuration: poolConfiguration, logger: logger)
         let store = Store(pool: pool)
+        let searchPool = ConnectionPool(configuration: config.searchPoolConfiguration, logger: logger)
         let keys = ServerKeys(masterKey: SymmetricKey(data: config.fileKey))
         let pageTokens = PageTokenCodec(key: keys.pageTokens)
         let accessCodes = AccessCodes(key: keys.accessCodes)
@@ -200,7 +201,7 @@ public struct Container: Sendable {
             scheduledMessages: ScheduledMessageService(
                 store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, delivery: scheduledDelivery),
             polls: PollService(store: store, clock: clock, pageTokens: pageTokens, limits: config.limits),
-            messageSearch: MessageSearchService(store: store, pageTokens: pageTokens),
+            messageSearch: MessageSearchService(store: Store(pool: searchPool), pageTokens: pageTokens, settings: config.search),
             messages: messages,
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock, limits: config.limits),
@@ -237,7 +238,9 @@ public struct Container: Sendable {
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
             // Stopped in reverse order: the queue workers before the outbound client they send through.
-            services: [pool, FileSweeper(storage: fileStorage, logger: logger), realtime, previews, OutboundHTTP(client: outbound)]
+            services: [
+                pool, searchPool, FileSweeper(storage: fileStorage, logger: logger), realtime, previews, OutboundHTTP(client: outbound)
+            ]
                 + (config.queueWorkers ? queueWorkers : [])
                 + [
                     StatisticsRecorder(
@@ -248,6 +251,7 @@ public struct Container: Sendable {
                 await tasks.drain(within: tasks.shutdownGrace)
                 outbound.shutdown()
                 await pool.close()
+                await searchPool.close()
             }
         )
     }

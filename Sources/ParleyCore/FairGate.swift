@@ -23,10 +23,27 @@ public final class FairGate: Sendable {
         state = Mutex(State(queue: FairQueue(limits)))
     }
 
+    /// Why a caller got no turn.
+    public enum NoTurn: Error, Sendable {
+        /// The user already holds as many turns (running or waiting) as allowed.
+        case userHoldsTooMany
+        /// The turn did not come within the caller's patience.
+        case notWithinPatience
+    }
+
     /// Runs `body` in the user's turn; nil without running it when the user already holds as many
     /// turns as allowed, or the turn did not come within `patience`.
     public func withTurn<T: Sendable>(user: String, cost: Int, patience: Duration, _ body: () async throws -> T) async throws -> T? {
-        guard let ticket = state.withLock({ $0.queue.push((), user: user, cost: cost) }) else { return nil }
+        do {
+            return try await turn(user: user, cost: cost, patience: patience, body)
+        } catch is NoTurn {
+            return nil
+        }
+    }
+
+    /// Runs `body` in the user's turn; throws `NoTurn` without running it when there is none.
+    public func turn<T: Sendable>(user: String, cost: Int, patience: Duration, _ body: () async throws -> T) async throws -> T {
+        guard let ticket = state.withLock({ $0.queue.push((), user: user, cost: cost) }) else { throw NoTurn.userHoldsTooMany }
         let deadline = ContinuousClock.now + patience
         var turn: FairQueue<Void>.Turn?
         do {
@@ -43,7 +60,7 @@ public final class FairGate: Sendable {
         }
         guard let turn else {
             giveUp(ticket, user: user)
-            return nil
+            throw NoTurn.notWithinPatience
         }
         defer { state.withLock { $0.queue.finish(turn) } }
         return try await body()

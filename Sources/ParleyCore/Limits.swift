@@ -36,6 +36,8 @@ public struct Limits: Sendable, Equatable {
     public var pollOptions = 20
     /// Characters of a search query (API.md §13.5): each word is a term of the index query.
     public var searchQueryLength = 200
+    /// Terms of a search query (`MessageSearch.termCount`): each is a list the index reads whole.
+    public var searchTerms = 16
     /// Session token lifetime when the request names no `expires_at`.
     public var sessionTokenLifetimeMillis: Int64 = 7 * 24 * 3600 * 1000
 

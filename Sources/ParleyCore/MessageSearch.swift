@@ -48,6 +48,26 @@ public struct MessageSearch: Sendable {
         return operands.map { "(\($0))" }.joined(separator: " & ")
     }
 
+    /// The index terms the query asks for (issue 50.1: each is a posting list the index reads
+    /// whole): each word, and each Chinese, Japanese or Korean character (`tsquery` makes each one
+    /// an operand). In web search syntax `or` counts as a word too.
+    public var termCount: Int {
+        var count = 0
+        var inWord = false
+        for character in query {
+            if Self.isCJK(character) {
+                count += 1
+                inWord = false
+            } else if character.isLetter || character.isNumber {
+                if !inWord { count += 1 }
+                inWord = true
+            } else {
+                inWord = false
+            }
+        }
+        return count
+    }
+
     /// The query's runs of Chinese, Japanese and Korean characters, each of which the text must
     /// hold as it is.
     public var cjkRuns: [String] {

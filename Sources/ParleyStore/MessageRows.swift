@@ -24,8 +24,13 @@ enum MessageRows {
     /// The tables the columns come from, for the reader bound at `viewer` (a placeholder such as
     /// `$3`, whose value may be NULL for the admin): whether they block each sender.
     static func from(viewer: String) -> String {
+        "messages m \(senderJoins(viewer: viewer))"
+    }
+
+    /// The joins of `from` after `messages m`: the sender, and whether the reader blocks them.
+    static func senderJoins(viewer: String) -> String {
         """
-        messages m LEFT JOIN users su ON su.user_id = m.sender_id
+        LEFT JOIN users su ON su.user_id = m.sender_id
             LEFT JOIN user_blocks vb ON vb.blocker_id = \(viewer)::text AND vb.blocked_id = m.sender_id
         """
     }

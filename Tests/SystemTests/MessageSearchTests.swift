@@ -67,7 +67,10 @@ import Testing
     }
 
     @Test func filtersOrderPagesAndBadParameters() async throws {
-        try await TestServer.withAPI({ $0.limits.searchQueryLength = 30 }) { api in
+        try await TestServer.withAPI({ config in
+            config.limits.searchQueryLength = 30
+            config.limits.searchTerms = 30
+        }) { api in
             let cast = try await api.cast("srchf", 2)
             let word = "quokka\(UInt32.random(in: 100_000...999_999))"
             let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])

@@ -23,6 +23,10 @@ struct SearchController {
             throw ParleyError.invalidValue("query", "must hold a word")
         }
         var search = MessageSearch(query: try Validation.text(text, field: "query", max: limits.searchQueryLength))
+        guard search.termCount <= limits.searchTerms else {
+            throw ParleyError.invalidValue(
+                "query", "at most \(limits.searchTerms) words (each Chinese, Japanese or Korean character counts as one)")
+        }
         search.channelURL = query.string("channel_url")
         search.customType = query.string("custom_type")
         search.senderID = try query.string("sender_id").map { try Validation.userID($0, field: "sender_id") }
