@@ -83,6 +83,29 @@ public struct JSONWriter {
         value.write(to: &self)
     }
 
+    /// A value another writer wrote (one value: an object, an array, a string…), copied as is.
+    public mutating func value(written other: JSONWriter) {
+        separate()
+        bytes.append(contentsOf: other.bytes)
+        needsComma = true
+    }
+
+    /// Bytes written so far.
+    public var count: Int { bytes.count }
+
+    /// Where the writer stands: `rollBack(to:)` returns there, as if nothing had been written since.
+    public struct Mark: Sendable {
+        fileprivate let count: Int
+        fileprivate let needsComma: Bool
+    }
+
+    public var mark: Mark { Mark(count: bytes.count, needsComma: needsComma) }
+
+    public mutating func rollBack(to mark: Mark) {
+        bytes.removeSubrange(mark.count...)
+        needsComma = mark.needsComma
+    }
+
     public mutating func field(_ name: StaticString, _ value: String) {
         key(name)
         string(value)

@@ -29,6 +29,26 @@ public struct ChangelogService: Sendable {
         public let hasMore: Bool
         /// The token of the next page; also where to continue later when `hasMore` is false.
         public let next: String
+        /// An answer its byte budget cut right after `updated[index]` (issue 50.2): the deletions
+        /// that came before that change, and the token that goes on after it.
+        public let cut: @Sendable (Int) -> (deleted: [Deleted], next: String)
+
+        /// The page of `updated` and of `sequence` (each change in order: a deletion's value, or nil
+        /// for the next of `updated`, at its position), which ends at `end` (nil: none was read).
+        init(
+            updated: [Updated], sequence: [(deleted: Deleted?, position: ChangePosition)], hasMore: Bool, end: ChangePosition,
+            token: @escaping @Sendable (ChangePosition) -> String
+        ) {
+            self.updated = updated
+            self.deleted = sequence.compactMap(\.deleted)
+            self.hasMore = hasMore
+            self.next = token(end)
+            let updatedAt = sequence.indices.filter { sequence[$0].deleted == nil }
+            self.cut = { index in
+                let end = updatedAt[index]
+                return (sequence[..<end].compactMap(\.deleted), token(sequence[end].position))
+            }
+        }
     }
 
     /// The channel's messages edited, reacted to or deleted since `start`, as the viewer may see
@@ -39,17 +59,16 @@ public struct ChangelogService: Sendable {
         let viewer = try caller.viewer(named: viewerID)
         let scope = "messages|\(channelURL)"
         let after = try position(start, scope: scope)
-        let changes = try await store.read { repositories in
+        let (updated, sequence, more) = try await store.read { repositories in
             // Group channels only: `now` matters only for an open channel's ban check.
             let viewer = try MessageService.viewer(.group, channelURL, caller, viewer, now: 0, repositories)
             let changes = try repositories.changelogs.messageChanges(channelURL, after: after, viewer: viewer, limit: limit + 1)
             let page = changes.prefix(limit)
             let updated = try MessageDetails.attach(page.map(\.0).filter { !$0.isRemoved }, repositories)
-            return (updated, page.map(\.0).filter(\.isRemoved).map(\.messageID), page.last?.1, changes.count > limit)
+            return (updated, page.map { (deleted: $0.0.isRemoved ? $0.0.messageID : nil, position: $0.1) }, changes.count > limit)
         }
-        return Changes(
-            updated: changes.0, deleted: changes.1, hasMore: changes.3, next: token(scope: scope, changes.2 ?? after)
-        )
+        let end = sequence.last?.position ?? after
+        return Changes(updated: updated, sequence: sequence, hasMore: more, end: end) { [self] in token(scope: scope, $0) }
     }
 
     /// The user's channels that changed since `start` (with the user's own fields), and those
@@ -58,15 +77,20 @@ public struct ChangelogService: Sendable {
         try caller.requireActingAs(userID)
         let scope = "channels|\(userID)"
         let after = try position(start, scope: scope)
-        let changes = try await store.read { repositories in
+        let (updated, sequence, more) = try await store.read { repositories in
             let changes = try repositories.changelogs.channelChanges(userID, after: after, limit: limit + 1)
             let page = changes.prefix(limit)
             let updated = try ChannelViews.load(page.filter { !$0.departed }.map(\.channelURL), viewerID: userID, repositories)
-            return (updated, page.filter(\.departed).map(\.channelURL), page.last?.position, changes.count > limit)
+            // A channel gone since its change is left out (as the views leave it out).
+            let loaded = Set(updated.map(\.channel.channelURL))
+            let sequence = page.compactMap { change -> (deleted: String?, position: ChangePosition)? in
+                change.departed ? (change.channelURL, change.position) : loaded.contains(change.channelURL) ? (nil, change.position) : nil
+            }
+            return (updated, (sequence, page.last?.position), changes.count > limit)
         }
-        return Changes(
-            updated: changes.0, deleted: changes.1, hasMore: changes.3, next: token(scope: scope, changes.2 ?? after)
-        )
+        return Changes(updated: updated, sequence: sequence.0, hasMore: more, end: sequence.1 ?? after) { [self] in
+            token(scope: scope, $0)
+        }
     }
 
     private func position(_ start: Start, scope: String) throws -> ChangePosition {

@@ -54,8 +54,7 @@ public struct ChannelListService: Sendable {
             let views = try ChannelViews.load(rows.prefix(limit).map(\.url), viewerID: viewer, repositories)
             return (rows.map(\.position), try views.map { try withMembers($0, members, repositories) })
         }
-        let next = rows.count > limit ? pageTokens.encode(scope: tokenScope, position: rows[limit - 1]) : ""
-        return Page(items: views, next: next)
+        return Page(items: views, positions: Array(rows.prefix(limit)), more: rows.count > limit, tokens: pageTokens, scope: tokenScope)
     }
 
     /// `show_member`: each channel's first members (as `GET` of one channel shows them, without

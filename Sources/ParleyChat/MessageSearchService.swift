@@ -43,9 +43,7 @@ public struct MessageSearchService: Sendable {
         self.gate = FairGate(.init(capacity: settings.connections, runningPerUser: 1, heldPerUser: settings.perUser))
     }
 
-    public func search(_ caller: Caller, _ search: MessageSearch, limit: Int, token: String?) async throws
-        -> (messages: [Message], next: String)
-    {
+    public func search(_ caller: Caller, _ search: MessageSearch, limit: Int, token: String?) async throws -> Page<Message> {
         let scope = Self.scope(search)
         let page = try self.page(of: search, token: token, scope: scope)
         let found = try await inTurn(of: caller) {
@@ -55,11 +53,12 @@ public struct MessageSearchService: Sendable {
             }
         }
         let shown = Array(found.prefix(limit))
-        guard found.count > limit, let last = shown.last else { return (shown, "") }
-        switch page {
-        case .newest: return (shown, pageTokens.encode(scope: scope, position: [String(last.createdAt), String(last.messageID)]))
-        case .best(let offset, _): return (shown, pageTokens.encode(scope: scope, position: [String(offset + limit)]))
-        }
+        let positions: [[String]] =
+            switch page {
+            case .newest: shown.map { [String($0.createdAt), String($0.messageID)] }
+            case .best(let offset, _): shown.indices.map { [String(offset + $0 + 1)] }
+            }
+        return Page(items: shown, positions: positions, more: found.count > limit, tokens: pageTokens, scope: scope)
     }
 
     /// Runs `body` in the caller's turn: 429 (with `Retry-After`) when the caller already has

@@ -28,7 +28,7 @@ extension MessageService {
     /// 400111 for a reply (replies have no thread).
     public func thread(
         _ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ parentID: Int64, _ query: HistoryQuery, viewerID: String?
-    ) async throws -> (parent: Message, replies: [Message]) {
+    ) async throws -> (parent: Message, replies: MessageWindow) {
         let (limited, named) = try bounded(query, caller, viewerID: viewerID)
         var query = limited
         query.replies = .thread(parentID: parentID)
@@ -43,7 +43,7 @@ extension MessageService {
             }
             var replies = try Self.window(channelURL, query, viewer, repositories)
             if query.includeParentMessageInfo {
-                for index in replies.indices { replies[index].parentMessageInfo = ParentMessageInfo(of: parent) }
+                for index in replies.messages.indices { replies.messages[index].parentMessageInfo = ParentMessageInfo(of: parent) }
             }
             return (try MessageDetails.attach(parent, repositories), replies)
         }

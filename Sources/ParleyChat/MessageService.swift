@@ -43,14 +43,17 @@ public struct MessageService: Sendable {
 
     /// A history window as `viewerID` (the session user, or the user the admin names) may see it.
     public func history(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ query: HistoryQuery, viewerID: String?) async throws
-        -> [Message]
+        -> MessageWindow
     {
         let (query, named) = try bounded(query, caller, viewerID: viewerID)
         let now = clock.nowMillis
         return try await store.read { repositories in
             let viewer = try Self.viewer(kind, channelURL, caller, named, now: now, repositories)
-            let shown = try Self.window(channelURL, query, viewer, repositories)
-            return query.includeParentMessageInfo ? try Self.withParentInfo(shown, channelURL, viewer, repositories) : shown
+            var shown = try Self.window(channelURL, query, viewer, repositories)
+            if query.includeParentMessageInfo {
+                shown.messages = try Self.withParentInfo(shown.messages, channelURL, viewer, repositories)
+            }
+            return shown
         }
     }
 
@@ -65,12 +68,13 @@ public struct MessageService: Sendable {
 
     /// A window's messages with their details; 404 when its anchor message is not in the channel.
     static func window(_ channelURL: String, _ query: HistoryQuery, _ viewer: MessageViewer, _ repositories: Repositories) throws
-        -> [Message]
+        -> MessageWindow
     {
-        guard let page = try repositories.messages.history(channelURL, query, viewer: viewer) else {
+        guard var window = try repositories.messages.history(channelURL, query, viewer: viewer) else {
             throw notFound(query.anchorMessageID ?? 0)
         }
-        return try MessageDetails.attach(page, repositories)
+        window.messages = try MessageDetails.attach(window.messages, repositories)
+        return window
     }
 
     public func totalCount(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, viewerID: String?) async throws -> Int {

@@ -54,8 +54,9 @@ public struct OpenChannelService: Sendable {
             try Self.withLastPins(try repositories.openChannels.list(filter, after: after, limit: limit + 1), repositories)
         }
         let page = Array(rows.prefix(limit))
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: ["\(page.last!.createdAt)", page.last!.channelURL]) : ""
-        return Page(items: page, next: next)
+        return Page(
+            items: page, positions: page.map { ["\($0.createdAt)", $0.channelURL] }, more: rows.count > limit, tokens: pageTokens,
+            scope: scope)
     }
 
     /// Operators and the admin change the channel; `operator_ids` replaces the operators.

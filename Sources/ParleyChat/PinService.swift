@@ -46,7 +46,7 @@ public struct PinService: Sendable {
 
     /// The channel's pinned messages as the caller reads them, newest pin first, in pages.
     public func list(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, limit: Int, token: String?) async throws
-        -> (messages: [Message], next: String)
+        -> Page<Message>
     {
         let now = clock.nowMillis
         let position = try token.map { token -> (pinnedAt: Int64, messageID: Int64) in
@@ -61,11 +61,9 @@ public struct PinService: Sendable {
             return try repositories.pins.messages(channelURL, viewerID: caller.userID, after: position, limit: limit + 1)
         }
         let shown = Array(page.prefix(limit))
-        let next =
-            page.count > limit
-            ? pageTokens.encode(
-                scope: "pins:\(channelURL)", position: [String(shown.last!.pinnedAt), String(shown.last!.message.messageID)]) : ""
-        return (shown.map(\.message), next)
+        return Page(
+            items: shown.map(\.message), positions: shown.map { [String($0.pinnedAt), String($0.message.messageID)] },
+            more: page.count > limit, tokens: pageTokens, scope: "pins:\(channelURL)")
     }
 
     /// The message to pin: in the channel, not removed and not hidden from the caller (404/400201).

@@ -6,7 +6,7 @@ extension PollService {
     /// content; without a channel, the admin's list is every poll and a session user's the polls
     /// they made. Newest first, in pages; a session user sees which options they voted for.
     public func list(_ caller: Caller, channel: (url: String, kind: ChannelKind)?, limit: Int, token: String?) async throws
-        -> (polls: [(poll: Poll, voted: [Int64]?)], next: String)
+        -> Page<VotedPoll>
     {
         let now = clock.nowMillis
         let scope: PollListScope =
@@ -27,8 +27,15 @@ extension PollService {
             let votes = try caller.userID.map { try repositories.polls.votes(of: $0, in: page.map(\.pollID)) }
             return (page, votes)
         }
-        let shown = page.prefix(limit).map { poll in (poll: poll, voted: votes.map { $0[poll.pollID] ?? [] }) }
-        let next = page.count > limit ? pageTokens.encode(scope: tokenScope, position: [String(shown.last!.poll.pollID)]) : ""
-        return (shown, next)
+        let shown = page.prefix(limit).map { poll in VotedPoll(poll: poll, voted: votes.map { $0[poll.pollID] ?? [] }) }
+        return Page(
+            items: shown, positions: shown.map { [String($0.poll.pollID)] }, more: page.count > limit, tokens: pageTokens, scope: tokenScope
+        )
     }
+}
+
+/// A poll as one caller sees it in a list: with the options they voted for (nil for the admin).
+public struct VotedPoll: Sendable {
+    public let poll: Poll
+    public let voted: [Int64]?
 }

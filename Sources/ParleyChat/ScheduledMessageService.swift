@@ -102,7 +102,7 @@ public struct ScheduledMessageService: Sendable {
 
     /// The caller's scheduled messages (the admin: anyone's), in id order, in pages.
     public func list(_ caller: Caller, _ filter: ScheduledMessageFilter, limit: Int, token: String?) async throws
-        -> (messages: [ScheduledMessage], next: String)
+        -> Page<ScheduledMessage>
     {
         let filter = try Self.own(caller, filter)
         let afterID = try token.map { token -> Int64 in
@@ -111,8 +111,9 @@ public struct ScheduledMessageService: Sendable {
         }
         let page = try await store.read { try $0.scheduledMessages.list(filter, afterID: afterID, limit: limit + 1) }
         let shown = Array(page.prefix(limit))
-        let next = page.count > limit ? pageTokens.encode(scope: "scheduled", position: [String(shown.last!.scheduledMessageID)]) : ""
-        return (shown, next)
+        return Page(
+            items: shown, positions: shown.map { [String($0.scheduledMessageID)] }, more: page.count > limit, tokens: pageTokens,
+            scope: "scheduled")
     }
 
     public func count(_ caller: Caller, _ filter: ScheduledMessageFilter) async throws -> Int {

@@ -159,7 +159,8 @@ public struct Config: Sendable {
         limits.jsonBodyBytes = try reader.int("PARLEY_MAX_JSON_BODY_BYTES", default: limits.jsonBodyBytes)
         limits.messagesPerSecond = try reader.int("PARLEY_FLOOD_MESSAGES_PER_SECOND", default: limits.messagesPerSecond, range: 0...10_000)
         limits.reportsPerHour = try reader.int("PARLEY_REPORTS_PER_HOUR", default: limits.reportsPerHour, range: 0...100_000)
-        limits.historyBytes = try reader.int("PARLEY_MAX_HISTORY_BYTES", default: limits.historyBytes, range: 65_536...(1 << 30))
+        limits.responseBytes = try reader.int("PARLEY_MAX_RESPONSE_BYTES", default: limits.responseBytes, range: 65_536...(1 << 30))
+        limits.historyBytes = try reader.int("PARLEY_MAX_HISTORY_BYTES", default: limits.responseBytes, range: 65_536...(1 << 30))
         limits.reactionKeysPerMessage = try reader.int(
             "PARLEY_MAX_REACTION_KEYS_PER_MESSAGE", default: limits.reactionKeysPerMessage, range: 1...10_000)
         limits.reactionsPerUserPerMessage = try reader.int(

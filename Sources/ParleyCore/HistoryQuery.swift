@@ -36,3 +36,18 @@ public struct HistoryQuery: Sendable {
         self.anchorTimestamp = anchorTimestamp
     }
 }
+
+/// A history window as it is shown: its messages in the order asked for, and where the anchor
+/// falls among them (`anchor`: how many are shown before the anchor's place), so that an answer
+/// cut to its byte budget keeps the messages nearest the anchor (issue 50.2).
+public struct MessageWindow: Sendable {
+    public var messages: [Message]
+    public let anchor: Int
+
+    /// `messages` oldest first, of which the first `before` are older than the anchor; shown
+    /// newest first when `reversed`.
+    public init(oldestFirst messages: [Message], before: Int, reversed: Bool) {
+        self.messages = reversed ? messages.reversed() : messages
+        self.anchor = reversed ? messages.count - before : before
+    }
+}

@@ -16,10 +16,15 @@ public struct Limits: Sendable, Equatable {
     public var jsonBodyBytes = 1024 * 1024
     /// Flood protection: most messages per second from one user in one channel (0: off).
     public var messagesPerSecond = 5
-    /// The stored bytes of messages one history window holds (issue 29.1): past it the window is
-    /// cut at its far ends. Written, a stored byte grows at most twofold, so a response stays
-    /// near twice this.
-    public var historyBytes = 4 << 20
+    /// `PARLEY_MAX_HISTORY_BYTES`: the stored bytes of messages (and of the polls they carry) a
+    /// history window reads (issue 29.1): past it the window is cut at its far ends when it is
+    /// read, so that it is not read far past what `responseBytes` lets it write. By default the
+    /// same figure.
+    public var historyBytes = 2 << 20
+    /// `PARLEY_MAX_RESPONSE_BYTES`: what the items of one answer (a list's page, a history
+    /// window) may take as written (issue 50.2); past it the answer stops, and its page token (or
+    /// for a window, its last message) continues exactly there.
+    public var responseBytes = 2 << 20
     /// Distinct reaction keys on one message, and distinct reactions one user puts on one message
     /// (API.md §4.6): every history page and channel list carries a message's reactions.
     public var reactionKeysPerMessage = 50

@@ -76,9 +76,22 @@ public struct IssuedSessionToken: Sendable, Equatable {
 public struct Page<Item: Sendable>: Sendable {
     public let items: [Item]
     public let next: String
+    /// The token that goes on right after `items[index]`: where an answer its byte budget cut
+    /// short (issue 50.2) tells the client to continue, so that nothing is skipped. Nil for a
+    /// list whose items are few and small (nothing is cut from it).
+    public let resume: (@Sendable (Int) -> String)?
 
-    public init(items: [Item], next: String) {
+    public init(items: [Item], next: String, resume: (@Sendable (Int) -> String)? = nil) {
         self.items = items
         self.next = next
+        self.resume = resume
+    }
+
+    /// A page of a keyset list read one past `limit` (`more`: there was one more), each item at
+    /// its keyset `positions[i]`, in tokens signed for `scope`.
+    public init(items: [Item], positions: [[String]], more: Bool, tokens: PageTokenCodec, scope: String) {
+        self.items = items
+        self.next = more && !positions.isEmpty ? tokens.encode(scope: scope, position: positions[positions.count - 1]) : ""
+        self.resume = { tokens.encode(scope: scope, position: positions[$0]) }
     }
 }

@@ -117,6 +117,7 @@ public func buildRouter(container: Container) -> Router<ParleyRequestContext> {
     router.add(
         middleware: ConventionsMiddleware(
             errors: ErrorResponses(), maxJSONBodyBytes: container.config.limits.jsonBodyBytes,
+            maxResponseBytes: container.config.limits.responseBytes,
             requestLog: RequestLog(clients: ForwardedClient(trusted: container.config.trustedProxies)),
             metrics: container.config.metrics == .off ? nil : RequestMetrics()))
     router.add(middleware: AddressLimitMiddleware(limiter: container.addressLimits))

@@ -17,13 +17,16 @@ public struct ConventionsMiddleware: RouterMiddleware {
     public let errors: ErrorResponses
     /// `Limits.jsonBodyBytes`: what `request.decode` reads at most.
     public let maxJSONBodyBytes: Int
+    /// `Limits.responseBytes`: what the items of an answer may take (`ResponseBudget`).
+    public let maxResponseBytes: Int
     public let requestLog: RequestLog
     /// Nil when metrics are off.
     public let metrics: RequestMetrics?
 
-    public init(errors: ErrorResponses, maxJSONBodyBytes: Int, requestLog: RequestLog, metrics: RequestMetrics?) {
+    public init(errors: ErrorResponses, maxJSONBodyBytes: Int, maxResponseBytes: Int, requestLog: RequestLog, metrics: RequestMetrics?) {
         self.errors = errors
         self.maxJSONBodyBytes = maxJSONBodyBytes
+        self.maxResponseBytes = maxResponseBytes
         self.requestLog = requestLog
         self.metrics = metrics
     }
@@ -48,7 +51,9 @@ public struct ConventionsMiddleware: RouterMiddleware {
             do {
                 try ControlCharacterRejection.check(request.uri.description)
                 // Work this request leaves behind (`TaskOwner.spawn`) is logged with its id.
-                response = try await TaskOwner.$requestID.withValue(context.id) { try await next(request, context) }
+                response = try await TaskOwner.$requestID.withValue(context.id) {
+                    try await ResponseBudget.$bytes.withValue(maxResponseBytes) { try await next(request, context) }
+                }
             } catch {
                 response = errors.response(for: error, request: request, context: context)
             }

@@ -3,9 +3,9 @@ import Postgres
 
 /// History windows (API.md §4.3), with the byte budget of issue 29.1.
 extension MessageRepository {
-    /// A window of history around the anchor, oldest first, as `viewer` may see it; nil when the
-    /// anchor message is not in the channel.
-    public func history(_ channelURL: String, _ query: HistoryQuery, viewer: MessageViewer) throws -> [Message]? {
+    /// A window of history around the anchor, as `viewer` may see it; nil when the anchor message
+    /// is not in the channel.
+    public func history(_ channelURL: String, _ query: HistoryQuery, viewer: MessageViewer) throws -> MessageWindow? {
         var anchorTS = query.anchorTimestamp
         var anchorID: Int64? = nil
         if let id = query.anchorMessageID {
@@ -46,11 +46,12 @@ extension MessageRepository {
         // so a cut window keeps the messages nearest the anchor and its client pages on from the
         // last one it got; the first message of a side always comes, whatever its size.
         let (prevBudget, nextBudget) = Self.budgets(query)
+        // The poll a message carries counts as stored with it (its options' texts: issue 50.2).
+        let rowBytes = "(\(MessageRows.storedBytes) + \(MessageRows.pollBytes))"
         func side(_ condition: String, _ order: String, limit: Int, budget: Int) -> String {
             """
             SELECT * FROM (
-                SELECT \(MessageRows.columns), \(MessageRows.storedBytes) AS row_bytes,
-                    sum(\(MessageRows.storedBytes)) OVER (ORDER BY \(order)) AS window_bytes
+                SELECT \(MessageRows.columns), \(rowBytes) AS row_bytes, sum(\(rowBytes)) OVER (ORDER BY \(order)) AS window_bytes
                 \(from) AND \(condition) ORDER BY \(order) LIMIT \(sql.bind(limit))
             ) side WHERE side.window_bytes - side.row_bytes < \(sql.bind(budget))
             """
@@ -64,13 +65,14 @@ extension MessageRepository {
         }
         if query.nextLimit > 0 { parts.append(side(after, "m.created_at, m.message_id", limit: query.nextLimit, budget: nextBudget)) }
         if query.include { parts.append("SELECT \(MessageRows.columns), 0, 0 \(from) AND \(at)") }
-        guard !parts.isEmpty else { return [] }
+        guard !parts.isEmpty else { return MessageWindow(oldestFirst: [], before: 0, reversed: query.reverse) }
         let statement = parts.map { "(\($0))" }.joined(separator: "\nUNION ALL\n")
         let rows = try MessageRows.decode(try connection.query(statement, sql.parameters))
         // Sorted by position, not by moving the messages themselves (they are large).
         let order = rows.indices.sorted { (rows[$0].createdAt, rows[$0].messageID) < (rows[$1].createdAt, rows[$1].messageID) }
-        let messages = order.map { rows[$0] }
-        return query.reverse ? messages.reversed() : messages
+        // The previous side: the rows before the anchor.
+        let older = rows.count { row in anchorID.map { (row.createdAt, row.messageID) < (anchorTS, $0) } ?? (row.createdAt < anchorTS) }
+        return MessageWindow(oldestFirst: order.map { rows[$0] }, before: older, reversed: query.reverse)
     }
 
     /// The byte budget of each side of a window, in proportion to the messages it asks for.

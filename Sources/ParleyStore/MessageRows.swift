@@ -21,6 +21,15 @@ enum MessageRows {
             + COALESCE(octet_length(m.og_tag::text), 0) + 256)
         """
 
+    /// About what the poll a message carries holds, in bytes, for the same budget: its title,
+    /// data and options' texts, and an allowance for each option's other fields.
+    static let pollBytes = """
+        (CASE WHEN m.poll_id IS NULL THEN 0 ELSE COALESCE((
+            SELECT octet_length(p.title) + octet_length(p.data) + 256
+                + (SELECT COALESCE(sum(octet_length(o.text) + 96), 0) FROM poll_options o WHERE o.poll_id = p.poll_id)
+            FROM polls p WHERE p.poll_id = m.poll_id), 0) END)
+        """
+
     /// The tables the columns come from, for the reader bound at `viewer` (a placeholder such as
     /// `$3`, whose value may be NULL for the admin): whether they block each sender.
     static func from(viewer: String) -> String {

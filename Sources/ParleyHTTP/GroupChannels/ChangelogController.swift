@@ -25,10 +25,7 @@ struct ChangelogController {
         let changes = try await changelogs.messages(
             context.caller, try context.pathParameter("channel_url"), since: start, viewerID: try query.userID(), limit: limit
         )
-        return JSONResponse.make(
-            ChangelogDTO(
-                updated: changes.updated.map(MessageDTO.init), deleted: changes.deleted.map(String.init), numericDeleted: true,
-                hasMore: changes.hasMore, next: changes.next))
+        return JSONResponse.make(ChangelogDTO(changes, numericDeleted: true, MessageDTO.init))
     }
 
     @Sendable func myChannels(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -36,10 +33,7 @@ struct ChangelogController {
         let changes = try await changelogs.myChannels(
             context.caller, userID: try context.pathParameter("user_id"), since: start, limit: limit
         )
-        return JSONResponse.make(
-            ChangelogDTO(
-                updated: changes.updated.map(channelDTO), deleted: changes.deleted, numericDeleted: false,
-                hasMore: changes.hasMore, next: changes.next))
+        return JSONResponse.make(ChangelogDTO(changes, numericDeleted: false, channelDTO))
     }
 
     /// `token` (a page's `next`) wins over `change_ts`; one of them is required.
@@ -53,22 +47,34 @@ struct ChangelogController {
 }
 
 /// `{ "updated": [...], "deleted": [...], "has_more": bool, "next": token }`: deleted message
-/// ids are numbers, deleted channels their URLs.
-struct ChangelogDTO<Item: JSONWritable>: JSONWritable {
-    let updated: [Item]
-    let deleted: [String]
+/// ids are numbers, deleted channels their URLs. The updated items stop at the answer's byte
+/// budget (`ResponseBudget`); the deletions and the token then stop where they did.
+struct ChangelogDTO<Updated: Sendable, Deleted: Sendable & CustomStringConvertible, Item: JSONWritable>: JSONWritable {
+    let changes: ChangelogService.Changes<Updated, Deleted>
     let numericDeleted: Bool
-    let hasMore: Bool
-    let next: String
+    let show: (Updated) -> Item
+
+    init(_ changes: ChangelogService.Changes<Updated, Deleted>, numericDeleted: Bool, _ show: @escaping (Updated) -> Item) {
+        self.changes = changes
+        self.numericDeleted = numericDeleted
+        self.show = show
+    }
 
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("updated")
-            json.array { json in updated.forEach { json.value($0) } }
+            let written = ResponseBudget.writeArray(changes.updated, to: &json) { item, json in json.value(show(item)) }
+            let (deleted, next, hasMore) =
+                written < changes.updated.count
+                ? {
+                    let cut = changes.cut(written - 1)
+                    return (cut.deleted, cut.next, true)
+                }()
+                : (changes.deleted, changes.next, changes.hasMore)
             json.key("deleted")
             json.array { json in
                 for item in deleted {
-                    if numericDeleted, let id = Int64(item) { json.int(id) } else { json.string(item) }
+                    if numericDeleted, let id = Int64(item.description) { json.int(id) } else { json.string(item.description) }
                 }
             }
             json.field("has_more", hasMore)

@@ -56,7 +56,7 @@ struct ChannelPreferenceController {
             filter: try query.channelFilter(defaultHiddenMode: .unhiddenOnly), showMembers: try query.bool("show_member", default: false),
             limit: limit, pageToken: token
         )
-        return JSONResponse.make(ListDTO(key: "channels", items: page.items.map(channelDTO), next: page.next))
+        return JSONResponse.make(ListDTO(key: "channels", page: page, channelDTO))
     }
 }
 

@@ -35,7 +35,7 @@ struct GroupChannelController {
             filter: try query.channelFilter(defaultHiddenMode: .all), showMembers: try query.bool("show_member", default: false),
             limit: limit, pageToken: token
         )
-        return JSONResponse.make(ListDTO(key: "channels", items: page.items.map(dto), next: page.next))
+        return JSONResponse.make(ListDTO(key: "channels", page: page, dto))
     }
 
     @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {

@@ -80,7 +80,7 @@ struct MembershipController {
         let page = try await memberLists.members(
             context.caller, try context.pathParameter("channel_url"), filter: filter, limit: limit, pageToken: token
         )
-        return JSONResponse.make(ListDTO(key: "members", items: page.items.map(MemberDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "members", page: page, MemberDTO.init))
     }
 
     @Sendable func member(_ request: Request, _ context: CallerContext) async throws -> Response {

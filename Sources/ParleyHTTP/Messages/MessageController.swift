@@ -60,7 +60,7 @@ struct MessageController {
         let page = try await messages.history(
             context.caller, kind, try context.pathParameter("channel_url"), history, viewerID: try query.userID()
         )
-        return JSONResponse.make(MessageListDTO(messages: page))
+        return JSONResponse.make(MessageListDTO(window: page))
     }
 
     /// A thread's replies (API.md §13.1), paged like history, with their parent.
@@ -70,7 +70,7 @@ struct MessageController {
         let (parent, replies) = try await messages.thread(
             context.caller, kind, try context.pathParameter("channel_url"), try context.messageID(), history, viewerID: try query.userID()
         )
-        return JSONResponse.make(MessageListDTO(messages: replies, parent: parent))
+        return JSONResponse.make(MessageListDTO(window: replies, parent: parent))
     }
 
     @Sendable func totalCount(_ request: Request, _ context: CallerContext) async throws -> Response {

@@ -3,9 +3,10 @@ import ParleyCore
 import ParleyHTTPConventions
 import ParleyRepresentations
 
-/// `{ "messages": [...] }`, and a thread's `parent_message`.
+/// `{ "messages": [...] }` of a history window, and a thread's `parent_message`: the messages
+/// nearest the anchor within the answer's byte budget (`ResponseBudget`).
 struct MessageListDTO: JSONWritable {
-    let messages: [Message]
+    let window: MessageWindow
     var parent: Message? = nil
 
     func write(to json: inout JSONWriter) {
@@ -15,7 +16,9 @@ struct MessageListDTO: JSONWritable {
                 json.value(MessageDTO(message: parent))
             }
             json.key("messages")
-            json.array { json in messages.forEach { json.value(MessageDTO(message: $0)) } }
+            ResponseBudget.writeWindow(window.messages, anchor: window.anchor, to: &json) { message, json in
+                json.value(MessageDTO(message: message))
+            }
         }
     }
 }

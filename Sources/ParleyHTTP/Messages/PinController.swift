@@ -38,6 +38,6 @@ struct PinController {
     @Sendable func list(_ request: Request, _ context: CallerContext) async throws -> Response {
         let (limit, token) = try QueryParameters(request).page()
         let page = try await pins.list(context.caller, kind, try context.pathParameter("channel_url"), limit: limit, token: token)
-        return JSONResponse.make(ListDTO(key: "pinned_messages", items: page.messages.map { MessageDTO(message: $0) }, next: page.next))
+        return JSONResponse.make(ListDTO(key: "pinned_messages", page: page) { MessageDTO(message: $0) })
     }
 }

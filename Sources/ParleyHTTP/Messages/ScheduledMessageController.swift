@@ -77,7 +77,7 @@ struct ScheduledMessageController {
         let (limit, token) = try query.page()
         let page = try await scheduled.list(context.caller, try Self.filter(query), limit: limit, token: token)
         return JSONResponse.make(
-            ListDTO(key: "scheduled_messages", items: page.messages.map { ScheduledMessageDTO(scheduled: $0) }, next: page.next))
+            ListDTO(key: "scheduled_messages", page: page) { ScheduledMessageDTO(scheduled: $0) })
     }
 
     @Sendable func count(_ request: Request, _ context: CallerContext) async throws -> Response {

@@ -41,19 +41,18 @@ struct SearchController {
         search.advanced = try query.bool("advanced_query", default: false)
         let (limit, token) = try query.page()
         let page = try await self.search.search(context.caller, search, limit: limit, token: token)
-        return JSONResponse.make(SearchResultsDTO(messages: page.messages, next: page.next))
+        return JSONResponse.make(SearchResultsDTO(page: page))
     }
 }
 
-/// `{ "results": [...], "has_next": bool, "next": "…" }`
+/// `{ "results": [...], "has_next": bool, "next": "…" }`, within the answer's byte budget.
 struct SearchResultsDTO: JSONWritable {
-    let messages: [Message]
-    let next: String
+    let page: Page<Message>
 
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("results")
-            json.array { json in messages.forEach { json.value(MessageDTO(message: $0)) } }
+            let next = ResponseBudget.writePage(page, to: &json) { message, json in json.value(MessageDTO(message: message)) }
             json.field("has_next", !next.isEmpty)
             json.field("next", next)
         }

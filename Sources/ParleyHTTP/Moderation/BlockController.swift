@@ -33,7 +33,7 @@ struct BlockController {
             context.caller, try context.pathParameter("user_id"),
             among: try query.list("user_ids").map { try Validation.userIDs($0, field: "user_ids") },
             limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "users", items: page.items.map { BasicUserDTO(user: $0) }, next: page.next))
+        return JSONResponse.make(ListDTO(key: "users", page: page) { BasicUserDTO(user: $0) })
     }
 
     @Sendable func unblock(_ request: Request, _ context: CallerContext) async throws -> Response {

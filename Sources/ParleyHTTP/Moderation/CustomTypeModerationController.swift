@@ -62,7 +62,7 @@ struct CustomTypeModerationController {
         let page = try await moderation.list(
             context.caller, restriction, customType: try context.pathParameter("custom_type"), limit: limit, pageToken: token)
         let key = restriction == .ban ? "banned_list" : "muted_list"
-        return JSONResponse.make(ListDTO(key: key, items: page.items.map { RestrictionDTO(restriction: $0) }, next: page.next))
+        return JSONResponse.make(ListDTO(key: key, page: page) { RestrictionDTO(restriction: $0) })
     }
 
     @Sendable func unban(_ request: Request, _ context: CallerContext) async throws -> Response {

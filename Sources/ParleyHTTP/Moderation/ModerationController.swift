@@ -119,7 +119,7 @@ struct ModerationController {
         filter.startTS = try query.int64("start_ts")
         filter.endTS = try query.int64("end_ts")
         let page = try await auditLogs.list(context.caller, filter, limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "audit_logs", items: page.items.map(AuditEntryDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "audit_logs", page: page, AuditEntryDTO.init))
     }
 }
 

@@ -83,7 +83,7 @@ struct ReportController {
         filter.startTS = try query.int64("start_ts")
         filter.endTS = try query.int64("end_ts")
         let page = try await reports.list(context.caller, filter, limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "report_logs", items: page.items.map(ReportDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "report_logs", page: page, ReportDTO.init))
     }
 
     @Sendable func review(_ request: Request, _ context: CallerContext) async throws -> Response {

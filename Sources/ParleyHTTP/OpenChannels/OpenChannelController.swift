@@ -51,7 +51,7 @@ struct OpenChannelController {
         }
         filter.showFrozen = try query.bool("show_frozen", default: true)
         let page = try await channels.list(context.caller, filter, limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "channels", items: page.items.map(dto), next: page.next))
+        return JSONResponse.make(ListDTO(key: "channels", page: page, dto))
     }
 
     @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -108,7 +108,7 @@ struct OpenChannelController {
     @Sendable func participantList(_ request: Request, _ context: CallerContext) async throws -> Response {
         let (limit, token) = try QueryParameters(request).page()
         let page = try await participants.list(context.caller, try context.pathParameter("channel_url"), limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "participants", items: page.items.map(ParticipantDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "participants", page: page, ParticipantDTO.init))
     }
 
     func dto(_ channel: OpenChannel) -> OpenChannelDTO {

@@ -40,8 +40,7 @@ struct PollController {
         let kind = try PollFieldRules.channelKind(query.string("channel_type"))
         let channel = query.string("channel_url").map { (url: $0, kind: kind) }
         let page = try await polls.list(context.caller, channel: channel, limit: limit, token: token)
-        let items = page.polls.map { PollDTO(poll: $0.poll, votedOptionIDs: $0.voted) }
-        return JSONResponse.make(ListDTO(key: "polls", items: items, next: page.next))
+        return JSONResponse.make(ListDTO(key: "polls", page: page) { PollDTO(poll: $0.poll, votedOptionIDs: $0.voted) })
     }
 
     @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {

@@ -33,7 +33,7 @@ struct ExportController {
     @Sendable func list(_ request: Request, _ context: CallerContext) async throws -> Response {
         let (limit, token) = try QueryParameters(request).page()
         let page = try await exports.list(context.caller, try Self.kind(context), limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "exported_data", items: page.items.map(ExportDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "exported_data", page: page, ExportDTO.init))
     }
 
     @Sendable func find(_ request: Request, _ context: CallerContext) async throws -> Response {

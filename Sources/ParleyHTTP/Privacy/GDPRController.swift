@@ -39,7 +39,7 @@ struct GDPRController {
     @Sendable func list(_ request: Request, _ context: CallerContext) async throws -> Response {
         let (limit, token) = try QueryParameters(request).page()
         let page = try await gdpr.list(context.caller, limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "requests", items: page.items.map(GDPRRequestDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "requests", page: page, GDPRRequestDTO.init))
     }
 
     @Sendable func find(_ request: Request, _ context: CallerContext) async throws -> Response {

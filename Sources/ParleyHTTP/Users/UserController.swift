@@ -43,7 +43,7 @@ struct UserController {
             activeMode: try query.choice("active_mode", default: ActiveMode.activated)
         )
         let page = try await users.list(caller, filter: filter, limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "users", items: page.items.map(UserDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "users", page: page, UserDTO.init))
     }
 
     @Sendable func get(_ request: Request, _ context: CallerContext) async throws -> Response {

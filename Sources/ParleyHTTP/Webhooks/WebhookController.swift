@@ -49,7 +49,7 @@ struct WebhookController {
             return status
         }
         let page = try await webhooks.deliveries(context.caller, status: status, limit: limit, pageToken: token)
-        return JSONResponse.make(ListDTO(key: "deliveries", items: page.items.map(WebhookDeliveryDTO.init), next: page.next))
+        return JSONResponse.make(ListDTO(key: "deliveries", page: page, WebhookDeliveryDTO.init))
     }
 
     @Sendable func redeliver(_ request: Request, _ context: CallerContext) async throws -> Response {
