@@ -7,6 +7,7 @@
 #include <curl/curl.h>
 
 typedef size_t (*parley_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+typedef int (*parley_curl_seek_callback)(void *context, curl_off_t offset, int origin);
 
 static inline CURLcode parley_curl_global_init(void) { return curl_global_init(CURL_GLOBAL_ALL); }
 
@@ -31,6 +32,10 @@ static inline CURLcode parley_curl_easy_setopt_slist(CURL *handle, CURLoption op
 }
 
 static inline CURLcode parley_curl_easy_setopt_data_callback(CURL *handle, CURLoption option, parley_curl_data_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode parley_curl_easy_setopt_seek_callback(CURL *handle, CURLoption option, parley_curl_seek_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
 

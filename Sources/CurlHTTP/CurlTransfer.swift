@@ -19,6 +19,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     private var body: [UInt8] = []
+    /// Bytes of the request's body libcurl has read (`sendBody`).
+    private var sent = 0
     private var headers: [(name: String, value: String)] = []
     private var exceededLimit = false
     private var reachedStop = false
@@ -94,10 +96,22 @@ final class CurlTransfer: @unchecked Sendable {
         var headerLines = request.headers.map { "\($0.name): \($0.value)" }
         if let body = request.body {
             try check(parley_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
-            // Copied by libcurl, so the bytes need not outlive this call.
-            try body.withUnsafeBufferPointer { bytes throws(OutboundError) in
-                try check(
-                    parley_curl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress)))
+            if body.count <= Self.copiedBodyBytes {
+                // Copied by libcurl, so the bytes need not outlive this call.
+                try body.withUnsafeBufferPointer { bytes throws(OutboundError) in
+                    try check(
+                        parley_curl_easy_setopt_pointer(
+                            handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress)))
+                }
+            } else {
+                // A large body (an object store's part: 8 MiB) is read from the request as it is
+                // sent, not copied: a copy per part held the part twice, and the two sizes of
+                // allocation left glibc keeping one of them (issue 50.11).
+                try set(CURLOPT_POST, 1)
+                try check(parley_curl_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION, Self.sendBody))
+                try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_READDATA, context))
+                try check(parley_curl_easy_setopt_seek_callback(handle, CURLOPT_SEEKFUNCTION, Self.rewindBody))
+                try check(parley_curl_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, context))
             }
             // libcurl would otherwise wait up to a second for a `100 Continue` before a body over 1 KiB.
             headerLines.append("Expect:")
@@ -130,6 +144,29 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .invalidURL(message)
         default: return .failed(code: Int(code.rawValue), message: message)
         }
+    }
+
+    /// Bodies up to this are handed to libcurl as a copy; larger ones are read as they are sent.
+    static let copiedBodyBytes = 64 * 1024
+
+    /// Gives libcurl the next bytes of the request's body.
+    private static let sendBody: parley_curl_data_callback = { buffer, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        guard let buffer, let body = transfer.request.body else { return 0 }
+        let length = min(size * count, body.count - transfer.sent)
+        body.withUnsafeBytes { bytes in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + transfer.sent, byteCount: length)
+        }
+        transfer.sent += length
+        return length
+    }
+
+    /// Moves where `sendBody` reads (libcurl rewinds a body it sends again on a new connection).
+    private static let rewindBody: parley_curl_seek_callback = { context, offset, origin in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        guard origin == SEEK_SET, offset >= 0, offset <= transfer.request.body?.count ?? 0 else { return CURL_SEEKFUNC_CANTSEEK }
+        transfer.sent = Int(offset)
+        return CURL_SEEKFUNC_OK
     }
 
     private static let receiveBody: parley_curl_data_callback = { data, size, count, context in

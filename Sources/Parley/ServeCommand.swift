@@ -16,6 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
         // A log reader that went away (a closed pipe) must not kill the server: the write fails
         // with EPIPE instead, and the line is lost.
         signal(SIGPIPE, SIG_IGN)
+        MemoryReturn.configure()
         let config = try loadConfig()
         let logger = makeLogger(config)
         defer { LogWriter.standardError.flush() }

@@ -26,7 +26,7 @@ public struct FileMigration: Sendable {
         try await objects.ensureBucket()
         for (index, name) in names.enumerated() {
             let source = try LocalSealedSource(path: "\(root)/\(name)")
-            try await objects.upload(name, size: source.size) { offset, count in try await source.read(at: offset, count: count) }
+            try await objects.upload(name, size: source.size) { offset, part in try await source.read(at: offset, into: &part) }
             guard try await objects.size(of: name) == source.size else { throw S3Error.malformed("\(name) arrived with another size") }
             if !keepSource { unlink("\(root)/\(name)") }
             progress(index + 1)

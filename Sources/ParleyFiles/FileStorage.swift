@@ -64,8 +64,8 @@ public struct FileStorage: Sendable {
         defer { unlink(temporary) }
         try await BlockingWork.run { try writer.seal() }
         let source = try LocalSealedSource(path: temporary)
-        try await objects.upload(Self.name(fileID, thumbnail: thumbnail), size: source.size) { offset, count in
-            try await source.read(at: offset, count: count)
+        try await objects.upload(Self.name(fileID, thumbnail: thumbnail), size: source.size) { offset, part in
+            try await source.read(at: offset, into: &part)
         }
     }
 

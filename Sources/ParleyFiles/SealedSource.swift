@@ -41,8 +41,25 @@ final class LocalSealedSource: SealedSource {
         try await BlockingWork.run { try self.readNow(at: offset, count: count) }
     }
 
+    /// Fills `buffer` (its whole count) from `offset`, in place: a buffer used over and over
+    /// (an object store's parts) is never copied.
+    func read(at offset: Int64, into buffer: inout [UInt8]) async throws {
+        // The bytes move into a box the blocking thread fills, then back, so no two hold them
+        // while they are written (which would copy them).
+        let box = ByteBox(buffer)
+        buffer = []
+        try await BlockingWork.run { try self.fill(&box.bytes, at: offset) }
+        buffer = box.bytes
+    }
+
     func readNow(at offset: Int64, count: Int) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
+        try fill(&buffer, at: offset)
+        return buffer
+    }
+
+    private func fill(_ buffer: inout [UInt8], at offset: Int64) throws {
+        let count = buffer.count
         try buffer.withUnsafeMutableBytes { bytes in
             var done = 0
             while done < count {
@@ -55,7 +72,16 @@ final class LocalSealedSource: SealedSource {
                 done += result
             }
         }
-        return buffer
+    }
+}
+
+/// Bytes a blocking thread fills while their owner waits (`LocalSealedSource.read(at:into:)`);
+/// only one of them touches the box at a time.
+final class ByteBox: @unchecked Sendable {
+    var bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
     }
 }
 

@@ -84,23 +84,40 @@ public final class S3Client: Sendable {
         _ = try await send(.put, key: key, body: body)
     }
 
-    /// Stores `size` bytes as `key`, read part by part through `read(offset, count)`: in one
-    /// request up to `partSize`, else as a multipart upload (aborted when a part fails).
-    public func upload(_ key: String, size: Int64, read: (Int64, Int) async throws -> [UInt8]) async throws {
+    /// Stores `size` bytes as `key`, read part by part through `read(offset, &part)`, which fills
+    /// `part` (its count is the part's size) from `offset`: in one request up to `partSize`,
+    /// else as a multipart upload (aborted when a part fails). One buffer holds every part in
+    /// turn (issue 50.11: a new one per part, with libcurl's copy of each, grew the server by
+    /// about one part and a half per upload, which glibc kept).
+    public func upload(_ key: String, size: Int64, read: (Int64, inout [UInt8]) async throws -> Void) async throws {
         let partSize = Int64(settings.partSize)
-        guard size > partSize else { return try await put(key, try await read(0, Int(size))) }
+        var part: [UInt8] = []
+        func readPart(at offset: Int64) async throws {
+            let count = Int(min(partSize, size - offset))
+            // The last part is the shortest: it keeps the buffer, shortened.
+            if part.count > count {
+                part.removeLast(part.count - count)
+            } else if part.count < count {
+                part = [UInt8](repeating: 0, count: count)
+            }
+            try await read(offset, &part)
+        }
+        guard size > partSize else {
+            try await readPart(at: 0)
+            return try await put(key, part)
+        }
         let started = try await send(.post, key: key, query: [("uploads", "")], body: [])
         guard let uploadID = S3XML.value("UploadId", in: started.text) else { throw S3Error.malformed("no UploadId") }
         do {
             var etags: [String] = []
             var offset: Int64 = 0
             while offset < size {
-                let bytes = try await read(offset, Int(min(partSize, size - offset)))
-                let part = try await send(
-                    .put, key: key, query: [("partNumber", String(etags.count + 1)), ("uploadId", uploadID)], body: bytes)
-                guard let etag = part.header("ETag") else { throw S3Error.malformed("a part without ETag") }
+                try await readPart(at: offset)
+                let sent = try await send(
+                    .put, key: key, query: [("partNumber", String(etags.count + 1)), ("uploadId", uploadID)], body: part)
+                guard let etag = sent.header("ETag") else { throw S3Error.malformed("a part without ETag") }
                 etags.append(etag)
-                offset += Int64(bytes.count)
+                offset += Int64(part.count)
             }
             let parts = etags.enumerated().map {
                 "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(S3XML.escape($0.element))</ETag></Part>"

@@ -14,9 +14,14 @@ enum ProcessMemory {
         return field("VmHWM:")
     }
 
-    /// A line of /proc/self/status in kB, in bytes.
-    private static func field(_ name: String) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    /// Another process's resident size (a `parley serve` the test started), in bytes.
+    static func residentBytes(of pid: pid_t) -> Int {
+        field("VmRSS:", of: "\(pid)")
+    }
+
+    /// A line of /proc/<process>/status in kB, in bytes.
+    private static func field(_ name: String, of process: String = "self") -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }

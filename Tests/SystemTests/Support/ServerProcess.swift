@@ -50,6 +50,9 @@ final class ServerProcess: Sendable {
     }
 
     /// As a crash: no shutdown, no goodbye to the database.
+    /// The process's id (for its memory: `ProcessMemory.residentBytes(of:)`).
+    var pid: pid_t { child.pid }
+
     func kill() {
         child.kill(SIGKILL)
         let termination = child.wait()
