@@ -164,6 +164,12 @@ SCHEDULED_WRITES = {
 }
 
 
+def _time_zones():
+    import zoneinfo
+
+    return zoneinfo.available_timezones()
+
+
 def _body_dict(case):
     return case.body if isinstance(case.body, dict) else None
 
@@ -281,6 +287,33 @@ def before_call(context, case, **kwargs):
         text = query.get("query")
         if isinstance(text, str) and not any(c.isalnum() for c in text):
             case.query = query = {**query, "query": text + "a"}
+
+    # Message search: "at most 16 terms" (`PARLEY_MAX_SEARCH_TERMS`; each CJK character counts).
+    if operation == ("GET", "/v3/search/messages") and query is not None and isinstance(query.get("query"), str):
+        words, terms, run = query["query"], 0, False
+        for character in words:
+            word_character = character.isalnum()
+            terms += word_character and (not run or "\u1100" <= character <= "\uffef")
+            run = word_character
+        if terms > 16:
+            case.query = query = {**query, "query": "words"}
+
+    # Device tokens: the body carries the field its path's `token_type` names ("the field
+    # named for the type"); a positive case without it is given one of that type's form.
+    if operation == ("POST", "/v3/users/{user_id}/push/{token_type}") and body is not None:
+        kind = (case.path_parameters or {}).get("token_type")
+        field, value = {
+            "gcm": ("gcm_reg_token", "fcm-token"), "huawei": ("huawei_device_token", "hms-token"),
+            "apns": ("apns_device_token", "ab" * 32),
+        }.get(kind, (None, None))
+        if field is not None and not _given(body.get(field)):
+            case.body = body = {**body, field: value}
+
+    # PushPreferenceChange: `timezone` is "an IANA time zone name" (a pattern cannot list them).
+    if operation == ("PUT", "/v3/users/{user_id}/push_preference") and body is not None:
+        zone = body.get("timezone")
+        if isinstance(zone, str) and zone not in _time_zones():
+            case.body = body = {**body, "timezone": "Europe/Berlin"}
 
     # IssueSessionTokenRequest: `expires_at` "must be in the future".
     if operation == ("POST", "/v3/users/{user_id}/token") and body is not None:

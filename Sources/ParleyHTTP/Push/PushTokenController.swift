@@ -37,7 +37,7 @@ struct PushTokenController {
 
     @Sendable func remove(_ request: Request, _ context: CallerContext) async throws -> Response {
         let type = try PushTokens.type(try context.pathParameter("token_type"))
-        let token = try context.pathParameter("token")
+        let token = try Self.pathToken(context)
         let user = try await tokens.remove(context.caller, try context.pathParameter("user_id"), type, token)
         return JSONResponse.make(PushTokenDTO(token: .one(token), user: user))
     }
@@ -49,14 +49,24 @@ struct PushTokenController {
 
     @Sendable func owner(_ request: Request, _ context: CallerContext) async throws -> Response {
         let type = try PushTokens.type(try context.pathParameter("token_type"))
-        let owner = try await tokens.owner(context.caller, type, try context.pathParameter("token"))
+        let owner = try await tokens.owner(context.caller, type, try Self.pathToken(context))
         return JSONResponse.make(TokenOwnersDTO(userIDs: owner.map { [$0] } ?? []))
     }
 
     @Sendable func removeFromOwner(_ request: Request, _ context: CallerContext) async throws -> Response {
         let type = try PushTokens.type(try context.pathParameter("token_type"))
-        let owner = try await tokens.removeFromOwner(context.caller, type, try context.pathParameter("token"))
+        let owner = try await tokens.removeFromOwner(context.caller, type, try Self.pathToken(context))
         return JSONResponse.make(TokenOwnersDTO(userIDs: [owner], single: true))
+    }
+
+    /// The token a path names: 1 to 4,096 printable ASCII characters, as openapi.yaml says
+    /// (400111 otherwise; no registered token is anything else).
+    static func pathToken(_ context: CallerContext) throws -> String {
+        let token = try context.pathParameter("token")
+        guard token.utf8.count <= 4096, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw ParleyError.invalidValue("token", "1 to 4,096 printable characters without spaces")
+        }
+        return token
     }
 }
 
