@@ -164,6 +164,10 @@ SCHEDULED_WRITES = {
 }
 
 
+# An uncompressed P-256 public key (a browser subscription's `p256dh`), base64url.
+WEB_PUSH_KEY = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
+
+
 def _time_zones():
     import zoneinfo
 
@@ -308,6 +312,31 @@ def before_call(context, case, **kwargs):
         }.get(kind, (None, None))
         if field is not None and not _given(body.get(field)):
             case.body = body = {**body, field: value}
+
+    # Emojis: "a key is named twice" in one request is refused (no schema states uniqueness by a
+    # member); a positive case names each key once.
+    if operation == ("POST", "/v3/emojis") and body is not None and isinstance(body.get("emojis"), list):
+        seen = set()
+        unique = [e for e in body["emojis"] if not (isinstance(e, dict) and (e.get("key") in seen or seen.add(e.get("key"))))]
+        if unique:
+            case.body = body = {**body, "emojis": unique}
+
+    # DataExportRequest: `end_ts` "must be after `start_ts`".
+    if operation == ("POST", "/v3/export/{data_type}") and body is not None:
+        start, end = body.get("start_ts"), body.get("end_ts")
+        if isinstance(start, (int, float)) and isinstance(end, (int, float)) and end <= start:
+            case.body = body = {**body, "end_ts": int(start) + 1}
+
+    # WebPushSubscription: an endpoint at a push service the server sends to (by default the
+    # browsers', PARLEY_WEBPUSH_SERVICES) and a real P-256 key, which patterns cannot state.
+    if operation == ("POST", "/v3/users/{user_id}/push/{token_type}") and body is not None:
+        subscription = body.get("web_push_subscription")
+        if (case.path_parameters or {}).get("token_type") == "web":
+            subscription = subscription if isinstance(subscription, dict) else {}
+            case.body = body = {**body, "web_push_subscription": {
+                **subscription, "endpoint": "https://fcm.googleapis.com/fcm/send/st-" + str(abs(hash(str(subscription)))),
+                "keys": {"p256dh": WEB_PUSH_KEY, "auth": "AAECAwQFBgcICQoLDA0ODw"},
+            }}
 
     # PushPreferenceChange: `timezone` is "an IANA time zone name" (a pattern cannot list them).
     if operation == ("PUT", "/v3/users/{user_id}/push_preference") and body is not None:

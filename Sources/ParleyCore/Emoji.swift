@@ -46,10 +46,15 @@ extension Validation {
         try identifier(value, field: field, max: 128, allowed: "_-.:+")
     }
 
-    /// An emoji's or a category's picture: an http(s) URL of at most 2,048 characters.
+    /// An emoji's or a category's picture: an http(s) URL of at most 2,048 characters, with a host
+    /// (a name or an IPv4 address: no brackets, no credentials) and no white space.
     public static func emojiURL(_ value: String, field: String = "url") throws -> String {
         let text = try self.text(value, field: field, max: 2048)
-        guard text.hasPrefix("https://") || text.hasPrefix("http://") else { throw ParleyError.invalidValue(field, "an http(s) URL") }
+        let rest = text.hasPrefix("https://") ? text.dropFirst(8) : text.hasPrefix("http://") ? text.dropFirst(7) : nil
+        let host = rest?.prefix { !"/?#".contains($0) }
+        guard let host, !host.isEmpty, !host.contains(where: { "[]@".contains($0) }), !text.contains(where: \.isWhitespace) else {
+            throw ParleyError.invalidValue(field, "an http(s) URL")
+        }
         return text
     }
 }

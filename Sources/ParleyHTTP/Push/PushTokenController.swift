@@ -84,7 +84,12 @@ struct PushTokenBody: Decodable {
         case webPushSubscription = "web_push_subscription"
     }
 
+    /// The token of `type`. Every token field the body gives must have its type's form, also one
+    /// the path's type does not use: a body is refused whole or taken whole.
     func token(of type: PushTokenType) throws -> PushToken {
+        for (other, value) in [(PushTokenType.gcm, gcmRegToken), (.apns, apnsDeviceToken), (.huawei, huaweiDeviceToken)] {
+            if let value { _ = try PushTokens.token(value, type: other) }
+        }
         let given: String? =
             switch type {
             case .gcm: gcmRegToken
