@@ -79,8 +79,7 @@ public struct BotService: Sendable {
         guard after == nil || after?.count == 1 else { throw ParleyError.invalidPageToken }
         let bots = try await store.read { try $0.bots.list(after: after?.first, limit: limit + 1) }
         let page = Array(bots.prefix(limit))
-        let next = bots.count > limit ? pageTokens.encode(scope: "bots", position: [page.last!.user.userID]) : ""
-        return Page(items: page, next: next)
+        return Page(items: page, positions: page.map { [$0.user.userID] }, more: bots.count > limit, tokens: pageTokens, scope: "bots")
     }
 
     public func update(_ caller: Caller, _ botID: String, _ settings: BotSettings) async throws -> Bot {

@@ -32,8 +32,8 @@ public struct MemberListService: Sendable {
             return showsActivity ? rows : rows.map { (member: $0.member.withoutActivity(), position: $0.position) }
         }
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: page.last!.position) : ""
-        return Page(items: page.map(\.member), next: next)
+        return Page(
+            items: page.map(\.member), positions: page.map(\.position), more: rows.count > limit, tokens: pageTokens, scope: scope)
     }
 
     /// Whether `userID` is a member, and in which state.

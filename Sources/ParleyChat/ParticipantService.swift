@@ -68,8 +68,7 @@ public struct ParticipantService: Sendable {
             return try repositories.participants.list(channelURL, afterUserID: after, limit: limit + 1, now: now)
         }
         let page = Array(rows.prefix(limit))
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: [page.last!.user.userID]) : ""
-        return Page(items: page, next: next)
+        return Page(items: page, positions: page.map { [$0.user.userID] }, more: rows.count > limit, tokens: pageTokens, scope: scope)
     }
 
     /// Takes users out of a channel whose row the caller has locked, telling the participants

@@ -123,9 +123,7 @@ public struct PollService: Sendable {
     }
 
     /// Who voted for an option, in pages (user id order).
-    public func voters(_ caller: Caller, _ pollID: Int64, _ optionID: Int64, limit: Int, token: String?) async throws
-        -> (voters: [BasicUser], next: String)
-    {
+    public func voters(_ caller: Caller, _ pollID: Int64, _ optionID: Int64, limit: Int, token: String?) async throws -> Page<BasicUser> {
         let now = clock.nowMillis
         let scope = "voters:\(optionID)"
         let after = try token.map { try pageTokens.decode($0, scope: scope).first ?? "" }
@@ -136,7 +134,7 @@ public struct PollService: Sendable {
             return try repositories.polls.voters(optionID, afterUserID: after, limit: limit + 1)
         }
         let shown = Array(page.prefix(limit))
-        return (shown, page.count > limit ? pageTokens.encode(scope: scope, position: [shown.last!.userID]) : "")
+        return Page(items: shown, positions: shown.map { [$0.userID] }, more: page.count > limit, tokens: pageTokens, scope: scope)
     }
 
     /// Runs a change of the poll under its row lock, by one who may make it (with `voter`, a

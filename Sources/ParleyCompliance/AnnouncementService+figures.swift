@@ -43,8 +43,8 @@ extension AnnouncementService {
                 uniqueID, userIDs: userIDs, channelURLs: channelURLs, hasOpened: hasOpened, after: after, limit: limit + 1)
         }
         let items = Array(rows.prefix(limit))
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: [items.last!.channelURL, items.last!.userID]) : ""
-        return Page(items: items, next: next)
+        return Page(
+            items: items, positions: items.map { [$0.channelURL, $0.userID] }, more: rows.count > limit, tokens: pageTokens, scope: scope)
     }
 
     public enum Period: String, Sendable, CaseIterable {
@@ -98,6 +98,6 @@ extension AnnouncementService {
         let groups = try await store.read { try $0.announcements.groups(after: after, limit: limit + 1) }
         let items = Array(groups.prefix(limit))
         return Page(
-            items: items, next: groups.count > limit ? pageTokens.encode(scope: "announcement-groups", position: [items.last!]) : "")
+            items: items, positions: items.map { [$0] }, more: groups.count > limit, tokens: pageTokens, scope: "announcement-groups")
     }
 }

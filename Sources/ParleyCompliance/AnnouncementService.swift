@@ -137,12 +137,9 @@ public struct AnnouncementService: Sendable {
             return items
         }
         let items = Array(page.prefix(limit))
-        let next =
-            page.count > limit
-            ? pageTokens.encode(
-                scope: scope, position: [String(byScheduledAt ? items.last!.scheduledAt : items.last!.createdAt), items.last!.uniqueID])
-            : ""
-        return Page(items: items, next: next)
+        return Page(
+            items: items, positions: items.map { [String(byScheduledAt ? $0.scheduledAt : $0.createdAt), $0.uniqueID] },
+            more: page.count > limit, tokens: pageTokens, scope: scope)
     }
 
     /// Pauses, resumes or cancels it, or changes a scheduled one (400 once it has started).

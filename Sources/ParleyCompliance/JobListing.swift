@@ -16,8 +16,9 @@ enum JobListing {
         }
         let jobs = try await store.read { try $0.jobs.list(kind: kind, after: position, limit: limit + 1) }
         let page = jobs.prefix(limit)
-        let next = jobs.count > limit ? pageTokens.encode(scope: scope, position: [String(page.last!.createdAt), page.last!.jobID]) : ""
-        return Page(items: try page.map(show), next: next)
+        return Page(
+            items: try page.map(show), positions: page.map { [String($0.createdAt), $0.jobID] }, more: jobs.count > limit,
+            tokens: pageTokens, scope: scope)
     }
 
     /// A job id as one path segment of a link.

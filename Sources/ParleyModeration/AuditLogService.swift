@@ -20,7 +20,7 @@ public struct AuditLogService: Sendable {
         let before = try pageToken.map { try pageTokens.decode($0, scope: scope) }.flatMap { $0.first.flatMap { Int64($0) } }
         let rows = try await store.read { try $0.auditLogs.list(filter, beforeID: before, limit: limit + 1) }
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: [String(page.last!.auditID)]) : ""
-        return Page(items: Array(page), next: next)
+        return Page(
+            items: Array(page), positions: page.map { [String($0.auditID)] }, more: rows.count > limit, tokens: pageTokens, scope: scope)
     }
 }

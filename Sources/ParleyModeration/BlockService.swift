@@ -64,8 +64,7 @@ public struct BlockService: Sendable {
             return try repositories.blocks.blocked(by: userID, among: among, afterUserID: after, limit: limit + 1)
         }
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: [page.last!.userID]) : ""
-        return Page(items: Array(page), next: next)
+        return Page(items: Array(page), positions: page.map { [$0.userID] }, more: rows.count > limit, tokens: pageTokens, scope: scope)
     }
 
     @discardableResult

@@ -85,7 +85,7 @@ public struct CustomTypeModerationService: Sendable {
         let now = clock.nowMillis
         let rows = try await store.read { try $0.customTypes(restriction).list(customType, afterUserID: after, limit: limit + 1, now: now) }
         let items = Array(rows.prefix(limit))
-        return Page(items: items, next: rows.count > limit ? pageTokens.encode(scope: scope, position: [items.last!.user.userID]) : "")
+        return Page(items: items, positions: items.map { [$0.user.userID] }, more: rows.count > limit, tokens: pageTokens, scope: scope)
     }
 
     static func checked(_ customType: String) throws -> String {

@@ -146,8 +146,9 @@ public struct ModerationService: Sendable {
             )
         }
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: [page.last!.user.userID]) : ""
-        return (Page(items: Array(page), next: next), total)
+        let shown = Page(
+            items: Array(page), positions: page.map { [$0.user.userID] }, more: rows.count > limit, tokens: pageTokens, scope: scope)
+        return (shown, total)
     }
 
     /// A user's channels with a ban or mute in force (the user themself or the admin).
@@ -171,8 +172,7 @@ public struct ModerationService: Sendable {
             }
         }
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: page.last!.1) : ""
-        return Page(items: page.map(\.0), next: next)
+        return Page(items: page.map(\.0), positions: page.map(\.1), more: rows.count > limit, tokens: pageTokens, scope: scope)
     }
 
     private func channel(_ kind: ChannelKind) throws -> any ModeratedChannels {

@@ -131,8 +131,8 @@ public struct ReportService: Sendable {
         let before = try pageToken.map { try pageTokens.decode($0, scope: scope) }.flatMap { $0.first.flatMap { Int64($0) } }
         let rows = try await store.read { try $0.reports.list(filter, beforeID: before, limit: limit + 1) }
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: [String(page.last!.reportID)]) : ""
-        return Page(items: Array(page), next: next)
+        return Page(
+            items: Array(page), positions: page.map { [String($0.reportID)] }, more: rows.count > limit, tokens: pageTokens, scope: scope)
     }
 
     /// The review queue: the admin sets a report's status; resolving or dismissing is audited.

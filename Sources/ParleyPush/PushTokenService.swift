@@ -56,8 +56,10 @@ public struct PushTokenService: Sendable {
             )
         }
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: ["\(page.last!.createdAt)", page.last!.token]) : ""
-        return (user, Page(items: page.map(\.token), next: next))
+        let shown = Page(
+            items: page.map(\.token), positions: page.map { ["\($0.createdAt)", $0.token] }, more: rows.count > limit, tokens: pageTokens,
+            scope: scope)
+        return (user, shown)
     }
 
     /// Removes one of the user's tokens (nothing when it is not theirs: it may have moved on).

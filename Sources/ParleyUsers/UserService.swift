@@ -75,8 +75,8 @@ public struct UserService: Sendable {
         guard after == nil || after?.count == 1 else { throw ParleyError.invalidPageToken }
         let users = try await store.read { try $0.users.list(filter, after: after?.first, limit: limit + 1) }
         let items = users.prefix(limit).map { UserView(user: $0, isFull: caller.mayActAs($0.userID)) }
-        let next = users.count > limit ? pageTokens.encode(scope: scope, position: [items.last!.user.userID]) : ""
-        return Page(items: Array(items), next: next)
+        return Page(
+            items: Array(items), positions: items.map { [$0.user.userID] }, more: users.count > limit, tokens: pageTokens, scope: scope)
     }
 
     public func get(_ caller: Caller, _ userID: String) async throws -> UserView {

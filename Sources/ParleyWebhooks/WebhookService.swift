@@ -98,8 +98,9 @@ public struct WebhookService: Sendable {
         let before = try pageToken.map { try pageTokens.decode($0, scope: scope) }.flatMap { $0.first.flatMap { Int64($0) } }
         let rows = try await store.read { try $0.webhooks.list(status: status, beforeID: before, limit: limit + 1) }
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? pageTokens.encode(scope: scope, position: [String(page.last!.deliveryID)]) : ""
-        return Page(items: Array(page), next: next)
+        return Page(
+            items: Array(page), positions: page.map { [String($0.deliveryID)] }, more: rows.count > limit, tokens: pageTokens,
+            scope: scope)
     }
 
     /// Sends a delivery again, with the same `webhook-id` and body.

@@ -107,7 +107,7 @@ struct PollController {
         let (limit, token) = try QueryParameters(request).page()
         let page = try await polls.voters(
             context.caller, try Self.pollID(context), try context.numberParameter("option_id"), limit: limit, token: token)
-        return JSONResponse.make(ListDTO(key: "voters", items: page.voters.map { BasicUserDTO(user: $0) }, next: page.next))
+        return JSONResponse.make(ListDTO(key: "voters", page: page) { BasicUserDTO(user: $0) })
     }
 
     private static func pollID(_ context: CallerContext) throws -> Int64 {
