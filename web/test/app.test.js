@@ -125,7 +125,8 @@ test("an open channel, a link preview and a translation in the browser", async (
   });
   const server = await ParleyServer.start(undefined, {
     PARLEY_WEB_DIR: web,
-    PARLEY_OUTBOUND_ALLOW_HOSTS: `127.0.0.2:${page.address().port}`,
+    // The page a message links to: previews of links users post reach only hosts named for them.
+    PARLEY_LINK_PREVIEW_ALLOW_HOSTS: `127.0.0.2:${page.address().port}`,
     PARLEY_TRANSLATION_PROVIDER: "libretranslate",
     PARLEY_TRANSLATION_URL: `http://127.0.0.1:${translator.address().port}`,
   });

@@ -19,7 +19,7 @@ test("Web Push: the browser subscribes with the server's VAPID key and the subsc
   // The browser's side (a service worker registration's push manager), as the SDK drives it.
   const browserKey = createECDH("prime256v1");
   browserKey.generateKeys();
-  const endpoint = `https://push.example.com/wpush/${randomUUID()}`;
+  const endpoint = `https://updates.push.services.mozilla.com/wpush/v2/${randomUUID()}`;
   let subscribedWith = null;
   const registration = {
     pushManager: {
