@@ -1,4 +1,3 @@
-import ByteCoding
 import Foundation
 import ParleyCore
 import Testing
@@ -88,20 +87,15 @@ import Testing
         #expect(shortened.hasSuffix("…"), "not shortened")
         #expect(apns.count > PushNotice.providerLimit - 100, "cut to \(apns.count) bytes")
         #expect(text.hasPrefix(shortened.dropLast()), "not a prefix")
-        // Issue 50.8: what each provider measures, as sent. FCM: the `data` object, its strings
-        // escaped; HMS: that object once more as a JSON string.
+        // Issue 50.8: what each provider measures, as sent, written here by Foundation's own
+        // serializer. FCM: the `data` object, its strings escaped; HMS: that object once more as
+        // a JSON string.
         for form in [PushNotice.DataForm.object, .string] {
             let (message, dictionary) = notice(text).dataMessage(form: form)
-            var data = JSONWriter()
-            data.object { data in
-                data.field("message", message)
-                data.field("sendbird", dictionary)
-            }
-            var sent = data.bytes
+            let options: JSONSerialization.WritingOptions = [.withoutEscapingSlashes, .fragmentsAllowed]
+            var sent = try JSONSerialization.data(withJSONObject: ["message": message, "sendbird": dictionary], options: options)
             if form == .string {
-                var quoted = JSONWriter()
-                quoted.string(String(decoding: sent, as: UTF8.self))
-                sent = quoted.bytes
+                sent = try JSONSerialization.data(withJSONObject: String(decoding: sent, as: UTF8.self), options: options)
             }
             #expect(sent.count <= PushNotice.providerLimit, "\(form): \(sent.count) bytes as sent")
             #expect(sent.count > PushNotice.providerLimit - 200, "\(form): cut to \(sent.count) bytes")
