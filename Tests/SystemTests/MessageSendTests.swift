@@ -77,16 +77,11 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("dedup", 1)
             let url = try await api.createChannel(["user_ids": [users[0]]])
-            let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
-                for _ in 0..<10 {
-                    group.addTask {
-                        let response = try await api.post(
-                            "/v3/group_channels/\(url)/messages", ["message": "once", "dedup_id": "abc"], as: users.session(0)
-                        )
-                        return (response.status, try response.decode(MessageBody.self).messageID)
-                    }
-                }
-                return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+            // On connections of their own (`API.burst`): one connection's requests run in turn.
+            let results = try await api.burst(10) { client, _ in
+                let response = try await client.post(
+                    "/v3/group_channels/\(url)/messages", ["message": "once", "dedup_id": "abc"], as: users.session(0))
+                return (response.status, try response.decode(MessageBody.self).messageID)
             }
             #expect(results.filter { $0.0 == 201 }.count == 1)
             #expect(results.filter { $0.0 == 200 }.count == 9)
@@ -102,11 +97,8 @@ import Testing
         try await TestServer.withAPI { api in
             let users = try await api.cast("concurrent", 3)
             let url = try await api.createChannel(["user_ids": [users[0], users[1], users[2]]])
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for sender in 0..<3 {
-                    group.addTask { _ = try await self.sendMany(api, url, 20, as: users.session(sender), prefix: "u\(sender)-") }
-                }
-                try await group.waitForAll()
+            _ = try await api.burst(3) { client, sender in
+                try await self.sendMany(client, url, 20, as: users.session(sender), prefix: "u\(sender)-")
             }
             let history = try await api.get("/v3/group_channels/\(url)/messages?prev_limit=200&next_limit=0")
             let messages = try history.decode(MessageList.self).messages

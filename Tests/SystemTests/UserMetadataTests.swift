@@ -58,14 +58,10 @@ import Testing
         try await TestServer.withAPI { api in
             try await api.createUser(userID)
             let base = "/v3/users/\(userID)/metadata"
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for writer in 0..<4 {
-                    group.addTask {
-                        let map = Dictionary(uniqueKeysWithValues: (0..<40).map { ("w\(writer)-\($0)", "v") })
-                        return try await api.put(base, ["metadata": map]).status
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            // On connections of their own (`API.burst`): one connection's requests run in turn.
+            let statuses = try await api.burst(4) { client, writer in
+                let map = Dictionary(uniqueKeysWithValues: (0..<40).map { ("w\(writer)-\($0)", "v") })
+                return try await client.put(base, ["metadata": map]).status
             }
             #expect(statuses.filter { $0 == 200 }.count == 2)
             #expect(try await api.get(base).decode([String: String].self).count == 80)

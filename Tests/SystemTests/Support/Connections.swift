@@ -41,13 +41,15 @@ extension API {
 
 extension API {
     /// `count` requests at once, spread over `connections` connections of their own (a connection
-    /// serves its requests one after another, so a burst on one connection runs in turn): the
-    /// statuses `request` returns for each index, in no particular order.
-    func burst(_ count: Int, connections: Int = 16, _ request: @escaping @Sendable (API, Int) async throws -> Int) async throws -> [Int] {
+    /// serves its requests one after another, so a burst on one connection runs in turn): what
+    /// `request` returns for each index (a status, say), in no particular order.
+    func burst<Result: Sendable>(
+        _ count: Int, connections: Int = 16, _ request: @escaping @Sendable (API, Int) async throws -> Result
+    ) async throws -> [Result] {
         try await withConnections(max(1, min(count, connections))) { clients in
-            try await withThrowingTaskGroup(of: Int.self) { group in
+            try await withThrowingTaskGroup(of: Result.self) { group in
                 for index in 0..<count { group.addTask { try await request(clients[index % clients.count], index) } }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+                return try await group.reduce(into: [Result]()) { $0.append($1) }
             }
         }
     }

@@ -122,16 +122,10 @@ import Testing
             let cast = try await api.cast("whf", 2)
             let channel = try await api.createChannel(["user_ids": [cast[0], cast[1]]])
             // At once, so that a busy machine does not spread them over more than a second.
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<6 {
-                    group.addTask {
-                        try await api.post(
-                            "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "message": "flood \(index)"],
-                            as: cast.session(0)
-                        ).status
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
+            let statuses = try await api.burst(6) { client, index in
+                try await client.post(
+                    "/v3/group_channels/\(channel)/messages", ["message_type": "MESG", "message": "flood \(index)"], as: cast.session(0)
+                ).status
             }
             #expect(statuses.contains(429), "\(statuses)")
             let accepted = statuses.filter { $0 == 200 || $0 == 201 }.count
