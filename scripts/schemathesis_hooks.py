@@ -321,6 +321,33 @@ def before_call(context, case, **kwargs):
         if unique:
             case.body = body = {**body, "emojis": unique}
 
+    # Statistics: a span "at most 366 days" (daily), ten years (monthly): a positive case asks for
+    # one day.
+    if case.path in ("/v3/applications/peak_connections", "/v3/statistics/metric") and query is not None:
+        for start, end in (("start_year", "end_year"), ("start_month", "end_month"), ("start_day", "end_day")):
+            if start in query:
+                query = {**query, end: query[start]}
+        case.query = query
+
+    # Channel lists: `metadata_values` "needs `metadata_key`".
+    if case.path in ("/v3/group_channels", "/v3/users/{user_id}/my_group_channels") and query is not None:
+        if query.get("metadata_values") and not query.get("metadata_key"):
+            case.query = query = {**query, "metadata_key": "topic"}
+
+    # Changelogs: "one of `change_ts` and `token` is required".
+    if case.path.endswith("/changelogs") and query is not None and "change_ts" not in query:
+        case.query = query = {**query, "change_ts": 0}
+
+    # GdprRequest: "`channel_delete_option` only with `delete`".
+    if operation == ("POST", "/v3/privacy/gdpr") and body is not None and body.get("action") == "access":
+        case.body = body = {k: v for k, v in body.items() if k != "channel_delete_option"}
+
+    # PushPreferenceChange: a snooze "ends after it starts".
+    if operation == ("PUT", "/v3/users/{user_id}/push_preference") and body is not None:
+        start, end = body.get("snooze_start_ts"), body.get("snooze_end_ts")
+        if isinstance(start, (int, float)) and isinstance(end, (int, float)) and end < start:
+            case.body = body = {**body, "snooze_end_ts": start}
+
     # DataExportRequest: `end_ts` "must be after `start_ts`".
     if operation == ("POST", "/v3/export/{data_type}") and body is not None:
         start, end = body.get("start_ts"), body.get("end_ts")
