@@ -26,8 +26,9 @@ import Testing
                 config.databaseSession.lockTimeout = .seconds(60)
                 config.search.connections = 2
                 config.search.perUser = 2
-                // The search waiting behind the one held by the lock waits for its turn as long
-                // as the test holds it (on a busy machine, seconds).
+                // The search held by the lock runs, and the one behind it waits for its turn, as
+                // long as the test holds the lock (on a busy machine, seconds).
+                config.search.statementTimeout = .seconds(60)
                 config.search.patience = .seconds(60)
                 adjust(&config)
             }) { api in try await body(api, database) }
