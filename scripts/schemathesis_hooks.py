@@ -100,6 +100,18 @@ def _keep_seeded_data(case, operation):
         # mutes of seeded users in the seeded open channels go to mallory instead.
         if case.body.get("user_id") in SEEDED_USERS:
             case.body = {**case.body, "user_id": RESTRICTED_USER}
+    elif operation == ("PUT", "/v3/applications/settings/ip_whitelist") and isinstance(case.body, dict):
+        # The run's own address stays on the IP allow-list, or every later request is 403.
+        entries = case.body.get("ip_whitelist_addresses")
+        if isinstance(entries, list):
+            case.body = {**case.body, "ip_whitelist_addresses": entries[:98] + list(RUN_ADDRESSES)}
+    elif operation == ("DELETE", "/v3/applications/settings/ip_whitelist") and isinstance(case.query, dict):
+        entries = case.query.get("ip_whitelist_addresses")
+        if isinstance(entries, str):
+            entries = entries.split(",")
+        if isinstance(entries, list):
+            kept = [entry for entry in entries if entry not in RUN_ADDRESSES] or ["192.0.2.1"]
+            case.query = {**case.query, "ip_whitelist_addresses": ",".join(kept)}
     elif operation == ("PUT", "/v3/open_channels/{channel_url}/exit"):
         # carol stays in the seeded open channels: an exit that names her (in the body, else the
         # query) names erin instead.
@@ -107,6 +119,10 @@ def _keep_seeded_data(case, operation):
             case.body = {**case.body, "user_id": LEAVING_USER}
         if isinstance(case.query, dict) and case.query.get("user_id") == SEEDED_USER:
             case.query = {**case.query, "user_id": LEAVING_USER}
+
+
+# The addresses the run calls from (loopback), kept on the IP allow-list.
+RUN_ADDRESSES = ("127.0.0.0/8", "::1")
 
 
 # The spec's example channel URL is the seeded group channel's (`group_3f2a…`), which no open
@@ -223,8 +239,8 @@ def before_call(context, case, **kwargs):
 
     # PageToken: a token is signed by the server for one list and its filters, so none that a
     # generator makes is valid (400109). Positive cases ask for the first page.
-    if query is not None and "token" in query:
-        query = {key: value for key, value in query.items() if key != "token"}
+    if query is not None and ("token" in query or "next" in query):
+        query = {key: value for key, value in query.items() if key not in ("token", "next")}
         case.query = query
 
     # ChannelOrder: `metadata_value_alphabetical` needs `metadata_order_key` (400105).
@@ -263,7 +279,10 @@ def before_call(context, case, **kwargs):
     # Api-Token" (except for ADMM). (In an open channel carol is a participant, so she may send.)
     if operation in MESSAGE_SENDS and body is not None:
         if body.get("message_type") != "ADMM" and not _given(body.get("user_id")):
-            case.body = {**body, "user_id": SEEDED_USER}
+            case.body = body = {**body, "user_id": SEEDED_USER}
+        # `poll_id`: a poll "made by the sender … for this channel, carried by no message yet".
+        if _given(body.get("poll_id")) and body.get("poll_id") != 0:
+            case.body = body = {**body, "poll_id": 0}
 
     # TypingRequest: `user_ids` "required with Api-Token" (the session user's by default).
     if operation in TYPING and (body is None or not body.get("user_ids")):
@@ -329,10 +348,14 @@ def before_call(context, case, **kwargs):
                 query = {**query, end: query[start]}
         case.query = query
 
-    # Channel lists: `metadata_values` "needs `metadata_key`".
+    # Channel lists: `metadata_values` and `metadata_value_startswith` "need `metadata_key`",
+    # `metacounter_values` "needs
+    # `metacounter_key`".
     if case.path in ("/v3/group_channels", "/v3/users/{user_id}/my_group_channels") and query is not None:
-        if query.get("metadata_values") and not query.get("metadata_key"):
+        if ("metadata_values" in query or "metadata_value_startswith" in query) and not query.get("metadata_key"):
             case.query = query = {**query, "metadata_key": "topic"}
+        if query.get("metacounter_values") and not query.get("metacounter_key"):
+            case.query = query = {**query, "metacounter_key": "score"}
 
     # Changelogs: "one of `change_ts` and `token` is required".
     if case.path.endswith("/changelogs") and query is not None and "change_ts" not in query:

@@ -14,6 +14,12 @@ extension PostgresConnection {
     /// none report the connection error as their outcome.
     func pipeline(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws -> [Swift.Result<PostgresResult, PostgresError>]
     {
+        try watched { try pipelineUnwatched(statements) }
+    }
+
+    private func pipelineUnwatched(_ statements: [(sql: String, parameters: [any PostgresBindable])]) throws
+        -> [Swift.Result<PostgresResult, PostgresError>]
+    {
         // A round left unfinished leaves results unread; a later round would read them as its own.
         guard isHealthy else {
             throw PostgresError(kind: .connection, message: "the connection was left unusable by an unfinished pipeline")

@@ -10,15 +10,22 @@ extension PostgresConnection {
         return try body()
     }
 
+    /// `work`, one round trip, with its start and end shown to the `RoundTripWatchdog`.
+    func watched<T>(_ work: () throws -> T) rethrows -> T {
+        watch.roundTripStarts()
+        defer { watch.roundTripEnds() }
+        return try work()
+    }
+
     /// `work`, one round trip, as a span when a trace is set; named by the SQL's first word.
     func traced<T>(_ sql: String, statements: Int, _ work: () throws -> T) rethrows -> T {
-        guard let traceContext else { return try work() }
+        guard let traceContext else { return try watched(work) }
         let span = startSpan("db.round_trip", context: traceContext, ofKind: .client)
         defer { span.end() }
         span.attributes["db.operation.name"] = String(sql.prefix { !$0.isWhitespace }.prefix(16))
         span.attributes["db.operation.batch.size"] = statements
         do {
-            return try work()
+            return try watched(work)
         } catch {
             span.recordError(error)
             throw error

@@ -25,6 +25,8 @@ public final class PostgresConnection: @unchecked Sendable {
     var deferredStatements: [String] = []
     /// The trace whose span each round trip is (`tracingRoundTrips`); nil: none.
     var traceContext: InstrumentationContext?
+    /// This connection's round trips, as the `RoundTripWatchdog` sees them.
+    let watch: RoundTripWatch
 
     /// Connects with a libpq connection string or URI (`host=… dbname=…` or `postgresql://…`),
     /// and applies `settings`.
@@ -32,7 +34,8 @@ public final class PostgresConnection: @unchecked Sendable {
         self.conninfo = conninfo
         self.settings = settings
         self.noticeSink = Unmanaged.passRetained(NoticeSink(logger: logger))
-        guard let handle = PQconnectdb(conninfo) else {
+        self.watch = RoundTripWatch(conninfo: conninfo, hardDeadline: settings.statementTimeout.map { $0 + .seconds(5) })
+        guard let handle = Self.connect(conninfo) else {
             noticeSink.release()
             throw PostgresError(kind: .connection, message: "libpq could not allocate a connection")
         }
@@ -43,13 +46,35 @@ public final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(kind: .connection, message: message)
         }
         self.handle = handle
+        watch.connected(handle)
+        RoundTripWatchdog.shared.watch(watch, logger: logger)
         installNoticeProcessor()
         try applySettings()
     }
 
     deinit {
+        RoundTripWatchdog.shared.forget(watch)
+        watch.disconnecting()
         PQfinish(handle)
         noticeSink.release()
+    }
+
+    /// What every connection starts from; the configured conninfo overrides any of them. A
+    /// host that does not answer is skipped after 2 s (libpq's smallest `connect_timeout`; with
+    /// several hosts, libpq goes on to the next), and TCP keepalives and `tcp_user_timeout` end
+    /// connections across a network that dropped them (issue 51.1).
+    static let connectionDefaults = [
+        ("connect_timeout", "2"), ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "3"),
+        ("keepalives_count", "3"), ("tcp_user_timeout", "10000")
+    ]
+
+    /// Connects with `connectionDefaults`, then `conninfo` (a connection string or URI), then
+    /// `overrides`, each overriding what comes before (libpq's `expand_dbname`).
+    static func connect(_ conninfo: String, overriding overrides: [(String, String)] = []) -> OpaquePointer? {
+        let parameters = connectionDefaults + [("dbname", conninfo)] + overrides
+        return withCStrings(parameters.map(\.0) + [nil]) { keywords in
+            withCStrings(parameters.map(\.1) + [nil]) { values in PQconnectdbParams(keywords, values, 1) }
+        }
     }
 
     /// Set when the connection was left in a state it cannot be reused from.
@@ -67,7 +92,9 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Re-establishes a lost or unusable connection; prepared statements are gone with the old
     /// session.
     public func reconnect() throws {
+        watch.disconnecting()
         PQreset(handle)
+        watch.connected(handle)
         preparedStatements.removeAll()
         deferredStatements.removeAll()
         isPoisoned = false
@@ -124,7 +151,7 @@ public final class PostgresConnection: @unchecked Sendable {
         if preparedStatements.count >= settings.maxPreparedStatements { try deallocateLeastRecentlyUsed() }
         preparedCount += 1
         let name = "p\(preparedCount)"
-        try check(PQprepare(handle, name, sql, Int32(parameterCount), nil))
+        try watched { try check(PQprepare(handle, name, sql, Int32(parameterCount), nil)) }
         preparedStatements[key] = PreparedStatement(name: name, lastUse: useCount)
         return name
     }
