@@ -68,7 +68,8 @@ final class RoundTripWatchdog: Sendable {
                 guard let startedAt = seen.startedAt, let server = seen.server else { continue }
                 let waited = now - startedAt
                 if let deadline = watch.hardDeadline, waited > deadline {
-                    logger?.warning("a database round trip passed its deadline; its connection is given up", metadata: ["server": "\(server)"])
+                    logger?.warning(
+                        "a database round trip passed its deadline; its connection is given up", metadata: ["server": "\(server)"])
                     watch.cut()
                     cuts.increment()
                 } else if waited > Self.suspectAfter {
