@@ -50,13 +50,13 @@ final class FailoverLoad: Sendable {
     /// Every status that is neither a success nor a 503.
     var unexpected: [Int] { answers.withLock { $0 }.map(\.status).filter { !(200..<300).contains($0) && $0 != 503 } }
 
-    /// From the first failed answer's request to the first success sent after it (nil: nothing
-    /// failed).
-    var unavailability: Duration? {
+    /// The longest time in which no send succeeded: the failover's unavailability window (zero
+    /// when nothing failed).
+    var unavailability: Duration {
         let all = answers.withLock { $0 }
-        guard let firstFailure = all.filter({ $0.status == 503 }).map(\.sentAt).min() else { return nil }
-        let recovered = all.filter { (200..<300).contains($0.status) && $0.sentAt > firstFailure }.map(\.answeredAt).min()
-        return recovered.map { $0 - firstFailure }
+        guard all.contains(where: { $0.status == 503 }) else { return .zero }
+        let successes = all.filter { (200..<300).contains($0.status) }.map(\.answeredAt).sorted()
+        return zip(successes, successes.dropFirst()).map { $1 - $0 }.max() ?? .zero
     }
 }
 

@@ -75,7 +75,7 @@ struct FailoverTests {
             #expect(unheard.isEmpty, "a listener missed \(unheard.count) messages")
         }
         #expect(load.acknowledged.count > 100, "the load sent only \(load.acknowledged.count) messages")
-        let window = load.unavailability ?? .zero
+        let window = load.unavailability
         // The figures docs/PERFORMANCE.md quotes.
         print(
             "failover \(fault.joined(separator: " ")): unavailable for \(window), \(load.acknowledged.count) sends acknowledged, \(load.answers.withLock { $0.filter { $0.status == 503 }.count }) answered 503"
