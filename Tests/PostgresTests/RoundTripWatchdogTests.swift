@@ -5,8 +5,10 @@ import Testing
 
 /// Issue 51.1: a server that stops answering is given up within a bound, one that is only slow
 /// is not. A stalled server is one backend stopped with SIGSTOP (the whole primary frozen is
-/// FailoverTests', on a cluster of its own).
-@Suite struct RoundTripWatchdogTests {
+/// FailoverTests', on a cluster of its own). scripts/test runs this suite alone: while the backend
+/// is stopped, every CREATE or DROP DATABASE of the cluster waits for it (so its tests run one
+/// after another).
+@Suite(.serialized, .timeLimit(.minutes(1))) struct RoundTripWatchdogTests {
     @Test func aRoundTripPastItsHardDeadlineIsCut() async throws {
         let database = try TestDatabase.create()
         defer { database.drop() }
