@@ -71,7 +71,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Connects with `connectionDefaults`, then `conninfo` (a connection string or URI), then
     /// `overrides`, each overriding what comes before (libpq's `expand_dbname`).
     static func connect(_ conninfo: String, overriding overrides: [(String, String)] = []) -> OpaquePointer? {
-        let parameters = connectionDefaults + [("dbname", conninfo)] + overrides
+        let hostOrder = HostOrder.overrides(conninfo, givenUp: RoundTripWatchdog.shared.givenUp)
+        let parameters = connectionDefaults + [("dbname", conninfo)] + hostOrder + overrides
         return withCStrings(parameters.map(\.0) + [nil]) { keywords in
             withCStrings(parameters.map(\.1) + [nil]) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -93,7 +94,13 @@ public final class PostgresConnection: @unchecked Sendable {
     /// session.
     public func reconnect() throws {
         watch.disconnecting()
-        PQreset(handle)
+        // A new PGconn rather than PQreset: the hosts' order may have changed since (`HostOrder`).
+        if let fresh = Self.connect(conninfo) {
+            PQfinish(handle)
+            handle = fresh
+        } else {
+            PQreset(handle)
+        }
         watch.connected(handle)
         preparedStatements.removeAll()
         deferredStatements.removeAll()

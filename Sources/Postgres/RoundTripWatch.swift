@@ -49,6 +49,7 @@ final class RoundTripWatch: Sendable {
         state.withLock { state in
             (state.socket, state.inode, state.server) = (socket, Self.inode(of: socket), server)
         }
+        RoundTripWatchdog.shared.reached(server)
     }
 
     /// Before libpq closes the socket (a reset, the end of the connection).

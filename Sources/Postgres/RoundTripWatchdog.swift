@@ -16,7 +16,8 @@ import Synchronization
 /// `target_session_attrs`) and `probeTimeout`. When the probe times out, is refused, or finds
 /// the server read-only, shutting down or starting up (a primary that Patroni demoted), the
 /// server is given up: every connection to it is cut (its socket shut down), waiting or idle,
-/// and the pool replaces them, libpq walking the host list to the new primary. A server that
+/// and the pool replaces them, libpq walking the host list to the new primary (on which the
+/// server given up comes last, `HostOrder`). A server that
 /// answers the probe (a slow statement, a lock wait) is left alone; one that refuses for a reason
 /// of its own (too many clients) is alive too. A round trip older than its connection's hard
 /// deadline is cut whatever the probe says.
@@ -34,6 +35,9 @@ final class RoundTripWatchdog: Sendable {
         var watches: [ObjectIdentifier: RoundTripWatch] = [:]
         var logger: Logger?
         var started = false
+        /// Servers given up on, which new connections try last (`HostOrder`) until one reaches
+        /// such a server again.
+        var givenUp: Set<RoundTripWatch.Server> = []
     }
 
     private let state = Mutex(State())
@@ -50,6 +54,15 @@ final class RoundTripWatchdog: Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "parley-db-watchdog"
         thread.start()
+    }
+
+    var givenUp: Set<RoundTripWatch.Server> { state.withLock { $0.givenUp } }
+
+    /// A connection reached `server`: it takes its place in the host order again.
+    func reached(_ server: RoundTripWatch.Server) {
+        state.withLock { state in
+            if !state.givenUp.isEmpty { state.givenUp.remove(server) }
+        }
     }
 
     func forget(_ watch: RoundTripWatch) {
@@ -78,15 +91,27 @@ final class RoundTripWatchdog: Sendable {
             }
             for (server, conninfo) in suspects where probedAt[server].map({ now - $0 > Self.probeInterval }) ?? true {
                 probedAt[server] = now
-                guard let reason = Self.goneReason(server, conninfo: conninfo) else { continue }
-                let victims = watches.filter { $0.snapshot.server == server }
-                logger?.warning(
-                    "the database server stopped answering; its connections are given up",
-                    metadata: ["server": "\(server)", "reason": "\(reason)", "connections": "\(victims.count)"])
-                for victim in victims { victim.cut() }
-                cuts.increment(by: victims.count)
+                // On a thread of its own: a probe may wait its whole timeout, and the scan goes on
+                // meanwhile (hard deadlines are kept to the scan's quarter second).
+                let thread = Thread { [self] in probe(server, conninfo: conninfo, logger: logger) }
+                thread.name = "parley-db-probe"
+                thread.start()
             }
         }
+    }
+
+    /// Gives `server` up, cutting every connection to it, unless it answers.
+    private func probe(_ server: RoundTripWatch.Server, conninfo: String, logger: Logger?) {
+        guard let reason = Self.goneReason(server, conninfo: conninfo) else { return }
+        let victims = state.withLock { state in
+            state.givenUp.insert(server)
+            return state.watches.values.filter { $0.snapshot.server == server }
+        }
+        logger?.warning(
+            "the database server stopped answering; its connections are given up",
+            metadata: ["server": "\(server)", "reason": "\(reason)", "connections": "\(victims.count)"])
+        for victim in victims { victim.cut() }
+        cuts.increment(by: victims.count)
     }
 
     /// Why `server` is gone (libpq's message), or nil while it still takes connections as a

@@ -7,8 +7,9 @@ import Testing
 /// Afterwards every send that was answered 2xx is in history exactly once (also those sent
 /// again with their dedup id after a 503), no answer was anything but a success or a 503 (never
 /// a 500, never no answer), each listener got every message, and the unavailability window is
-/// within the bound. The cluster is healthy again after each test (the old primary back
-/// as a standby).
+/// within the bound. Scheduled messages falling due through the fault are each sent once
+/// (their leases continue on the new primary). The cluster is healthy again after each test (the
+/// old primary back as a standby).
 @Suite(.serialized, .enabled(if: HACluster.databaseURL != nil, "needs scripts/test-ha's cluster"))
 struct FailoverTests {
     @Test func aKilledPrimaryLosesNothingAcknowledged() async throws {
@@ -35,6 +36,9 @@ struct FailoverTests {
         let history = try await withFailoverServer { api in
             let cast = try await api.cast("failover", 10)
             let channel = try await api.createChannel(["user_ids": cast.ids])
+            // Scheduled messages fall due every 400 ms through the fault: each is sent once, by
+            // whichever instance's lease holds it, on whichever primary there is then.
+            let scheduled = try await Self.schedule(40, every: .milliseconds(400), api, channel, as: cast.session(9))
             return try await api.withConnections(10) { clients in
                 try await withThrowingTaskGroup(of: Void.self) { listening in
                     for (index, listener) in listeners.enumerated() {
@@ -52,6 +56,7 @@ struct FailoverTests {
                         try await sending.waitForAll()
                     }
                     try await HACluster.run("wait-healthy")
+                    try await Self.expectSent(scheduled, api, channel)
                     let history = try await Self.history(api, channel)
                     // Every message reaches both listeners, resumed or not.
                     _ = try await eventually(within: .seconds(30)) {
@@ -66,6 +71,7 @@ struct FailoverTests {
         #expect(load.unexpected.isEmpty, "answers other than 2xx and 503: \(load.unexpected)")
         let texts = history.map { $0.text }
         #expect(Set(texts).count == texts.count, "a message is in history twice")
+        #expect((0..<40).allSatisfy { texts.contains("scheduled-\($0)") }, "a scheduled message is not in history")
         let missing = load.acknowledged.subtracting(texts)
         #expect(
             missing.isEmpty,
@@ -83,6 +89,35 @@ struct FailoverTests {
         return window
     }
 
+    /// Schedules `count` messages `scheduled-0`, `scheduled-1`, … due one `every` apart from 2 s
+    /// on; their ids.
+    static func schedule(_ count: Int, every: Duration, _ api: API, _ channel: String, as credential: Credential) async throws -> [Int] {
+        let start = Int(Date.now.timeIntervalSince1970 * 1000) + 2000
+        var ids: [Int] = []
+        for index in 0..<count {
+            let due = start + index * Int(every / .milliseconds(1))
+            let created = try await api.post(
+                "/v3/group_channels/\(channel)/scheduled_messages", ["message": "scheduled-\(index)", "scheduled_at": due], as: credential)
+            guard created.status == 201, let id = created.rawJSON["scheduled_message_id"] as? Int else {
+                throw TestFailure("scheduling answered \(created.status): \(created.text)")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// Waits until every scheduled message left `pending`, and expects each `sent`.
+    static func expectSent(_ ids: [Int], _ api: API, _ channel: String) async throws {
+        for id in ids {
+            var status = ""
+            _ = try await eventually(within: .seconds(60), every: .milliseconds(100)) {
+                status = try await api.get("/v3/group_channels/\(channel)/scheduled_messages/\(id)").rawJSON["status"] as? String ?? ""
+                return status != "pending"
+            }
+            #expect(status == "sent", "scheduled message \(id) is \(status)")
+        }
+    }
+
     /// A server on the cluster: all three hosts, the writable one wanted.
     static func withFailoverServer<Value: Sendable>(_ body: @escaping @Sendable (API) async throws -> Value) async throws -> Value {
         let url = try #require(HACluster.databaseURL)
@@ -90,6 +125,7 @@ struct FailoverTests {
         try await TestServer.withAPI({ config in
             config.databaseURL = url + (url.contains("?") ? "&" : "?") + "target_session_attrs=read-write"
             config.databaseAcquireTimeout = .seconds(5)
+            ScheduledMessageTests.prompt(&config)
         }) { api in result.value = try await body(api) }
         return try #require(result.value)
     }
