@@ -59,25 +59,6 @@ public final class PostgresConnection: @unchecked Sendable {
         noticeSink.release()
     }
 
-    /// What every connection starts from; the configured conninfo overrides any of them. A
-    /// host that does not answer is skipped after 2 s (libpq's smallest `connect_timeout`; with
-    /// several hosts, libpq goes on to the next), and TCP keepalives and `tcp_user_timeout` end
-    /// connections across a network that dropped them (issue 51.1).
-    static let connectionDefaults = [
-        ("connect_timeout", "2"), ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "3"),
-        ("keepalives_count", "3"), ("tcp_user_timeout", "10000")
-    ]
-
-    /// Connects with `connectionDefaults`, then `conninfo` (a connection string or URI), then
-    /// `overrides`, each overriding what comes before (libpq's `expand_dbname`).
-    static func connect(_ conninfo: String, overriding overrides: [(String, String)] = []) -> OpaquePointer? {
-        let hostOrder = HostOrder.overrides(conninfo, givenUp: RoundTripWatchdog.shared.givenUp)
-        let parameters = connectionDefaults + [("dbname", conninfo)] + hostOrder + overrides
-        return withCStrings(parameters.map(\.0) + [nil]) { keywords in
-            withCStrings(parameters.map(\.1) + [nil]) { values in PQconnectdbParams(keywords, values, 1) }
-        }
-    }
-
     /// Set when the connection was left in a state it cannot be reused from.
     var isPoisoned = false
 
@@ -255,30 +236,4 @@ private struct PreparedStatement {
 private final class NoticeSink {
     let logger: Logger
     init(logger: Logger) { self.logger = logger }
-}
-
-/// Calls `body` with C strings for `texts` (NULL for nil), valid during the call.
-///
-/// All of them in one buffer, each followed by its NUL: one allocation per statement rather
-/// than one per parameter (a `strdup` and a `free` each were 4 % of the server's CPU under sends).
-func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> T) rethrows -> T {
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity(texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
-    var offsets: [Int?] = []
-    offsets.reserveCapacity(texts.count)
-    for text in texts {
-        guard let text else {
-            offsets.append(nil)
-            continue
-        }
-        offsets.append(buffer.count)
-        // A copy of the string's contiguous bytes (memcpy), also for megabytes of bytea.
-        buffer.append(contentsOf: text.utf8)
-        buffer.append(0)
-    }
-    return try buffer.withUnsafeBufferPointer { bytes in
-        try bytes.withMemoryRebound(to: CChar.self) { storage in
-            try body(offsets.map { offset in offset.map { storage.baseAddress! + $0 } })
-        }
-    }
 }
