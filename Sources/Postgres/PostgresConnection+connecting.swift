@@ -3,20 +3,28 @@ import CLibPQ
 /// How a connection is opened (issue 51.1): Parley's defaults, the configured conninfo, the
 /// hosts' order.
 extension PostgresConnection {
-    /// What every connection starts from; the configured conninfo overrides any of them. A
-    /// host that does not answer is skipped after 2 s (libpq's smallest `connect_timeout`; with
-    /// several hosts, libpq goes on to the next), and TCP keepalives and `tcp_user_timeout` end
-    /// connections across a network that dropped them (issue 51.1).
+    /// What every connection starts from; the configured conninfo overrides any of them. TCP
+    /// keepalives and `tcp_user_timeout` end connections across a network that dropped them
+    /// (issue 51.1).
     static let connectionDefaults = [
-        ("connect_timeout", "2"), ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "3"),
-        ("keepalives_count", "3"), ("tcp_user_timeout", "10000")
+        ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "3"), ("keepalives_count", "3"),
+        ("tcp_user_timeout", "10000")
     ]
+
+    /// With several hosts, one that does not answer is skipped after 2 s (libpq's smallest), so
+    /// that libpq goes on to the next soon. With one host there is nowhere else to go, and a
+    /// busy server (a burst of new connections on two cores takes seconds) must not be refused
+    /// for being slow: the pool's acquire timeout bounds what a request waits anyway.
+    static func connectTimeout(_ conninfo: String) -> String {
+        HostOrder.hasAlternatives(conninfo) ? "2" : "10"
+    }
 
     /// Connects with `connectionDefaults`, then `conninfo` (a connection string or URI), then
     /// `overrides`, each overriding what comes before (libpq's `expand_dbname`).
     static func connect(_ conninfo: String, overriding overrides: [(String, String)] = []) -> OpaquePointer? {
         let hostOrder = HostOrder.overrides(conninfo, givenUp: RoundTripWatchdog.shared.givenUp)
-        let parameters = connectionDefaults + [("dbname", conninfo)] + hostOrder + overrides
+        let defaults = [("connect_timeout", connectTimeout(conninfo))] + connectionDefaults
+        let parameters = defaults + [("dbname", conninfo)] + hostOrder + overrides
         return withCStrings(parameters.map(\.0) + [nil]) { keywords in
             withCStrings(parameters.map(\.1) + [nil]) { values in PQconnectdbParams(keywords, values, 1) }
         }

@@ -29,6 +29,9 @@ final class RoundTripWatch: Sendable {
 
     /// The connection's parameters (for a probe of its server).
     let conninfo: String
+    /// Whether the conninfo names other servers to go to: only then is a server that stops
+    /// answering probed and given up (with one, the hard deadline is all there is to do).
+    let hasAlternatives: Bool
     /// A round trip older than this is cut whatever the server's state (nil: never): the
     /// session's statement timeout, and a margin, since the server enforces that timeout itself
     /// only while it runs.
@@ -37,6 +40,7 @@ final class RoundTripWatch: Sendable {
 
     init(conninfo: String, hardDeadline: Duration?) {
         self.conninfo = conninfo
+        self.hasAlternatives = HostOrder.hasAlternatives(conninfo)
         self.hardDeadline = hardDeadline
     }
 

@@ -11,7 +11,8 @@ import Synchronization
 /// process, a partition in which the kernel still acknowledges) leaves every round trip waiting
 /// for ever, and PostgreSQL's own statement timeout cannot help, since the frozen server is the
 /// one that would enforce it. So a thread of its own looks at every connection four times a
-/// second. A round trip waiting longer than `suspectAfter` has its server probed: a new
+/// second. When the conninfo names several servers (there is another to go to), a round trip
+/// waiting longer than `suspectAfter` has its server probed: a new
 /// connection to that host and port alone, with the connection's own parameters (so also
 /// `target_session_attrs`) and `probeTimeout`. When the probe times out, is refused, or finds
 /// the server read-only, shutting down or starting up (a primary that Patroni demoted), the
@@ -85,7 +86,7 @@ final class RoundTripWatchdog: Sendable {
                         "a database round trip passed its deadline; its connection is given up", metadata: ["server": "\(server)"])
                     watch.cut()
                     cuts.increment()
-                } else if waited > Self.suspectAfter {
+                } else if watch.hasAlternatives, waited > Self.suspectAfter {
                     suspects[server] = watch.conninfo
                 }
             }

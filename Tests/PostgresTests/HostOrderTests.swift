@@ -26,4 +26,15 @@ import Testing
         #expect(HostOrder.overrides("host=db1 port=5432", givenUp: [db1]).isEmpty, "one host")
         #expect(HostOrder.overrides("host=db1,db2 hostaddr=10.0.0.1,10.0.0.2 port=5432", givenUp: [db1]).isEmpty)
     }
+
+    /// Only then is a server that stops answering given up, and a host skipped after 2 s.
+    @Test func severalHostsAreAlternatives() {
+        #expect(HostOrder.hasAlternatives("postgresql://parley@db1:5432,db2:5433/parley"))
+        #expect(HostOrder.hasAlternatives("host=db1,db2 port=5432"))
+        #expect(HostOrder.hasAlternatives("hostaddr=10.0.0.1,10.0.0.2 port=5432"))
+        #expect(!HostOrder.hasAlternatives("postgresql://parley@db1:5432/parley"))
+        #expect(!HostOrder.hasAlternatives("host=/var/run/postgresql port=5432 dbname=parley"))
+        #expect(PostgresConnection.connectTimeout("host=db1,db2") == "2")
+        #expect(PostgresConnection.connectTimeout("host=db1") == "10")
+    }
 }

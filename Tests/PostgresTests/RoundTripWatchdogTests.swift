@@ -43,7 +43,12 @@ import Testing
         defer { database.drop() }
         var settings = SessionSettings()
         settings.statementTimeout = nil
-        let connection = try PostgresConnection(conninfo: database.conninfo, logger: TestDatabase.logger, settings: settings)
+        // Only a server with an alternative is probed: a second host (a closed port) is named.
+        let plain = try database.connect()
+        let server = try #require(plain.watch.snapshot.server)
+        let conninfo = database.conninfo + " host=\(server.host),127.0.0.1 port=\(server.port),1"
+        let connection = try PostgresConnection(conninfo: conninfo, logger: TestDatabase.logger, settings: settings)
+        #expect(connection.watch.hasAlternatives && connection.watch.snapshot.server == server)
         // Past `suspectAfter`: the server is probed, answers, and the statement runs to its end.
         let outcome = await Self.onAThread { _ = try connection.query("SELECT pg_sleep(2.5)") }
         if case .failure(let error) = outcome { Issue.record("a slow statement was cut: \(error)") }
