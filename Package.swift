@@ -72,7 +72,9 @@ let package = Package(
         // Domain values, errors, validation and permission rules. No I/O.
         .target(name: "ParleyCore", dependencies: ["ByteCoding", crypto]),
         // All SQL of the project: one repository per aggregate.
-        .target(name: "ParleyStore", dependencies: ["ByteCoding", "ParleyCore", "Postgres", "Traced", dequeModule, logging, metrics, tracing]),
+        .target(
+            name: "ParleyStore",
+            dependencies: ["ByteCoding", "ParleyCore", "Postgres", "Traced", dequeModule, logging, metrics, serviceLifecycle, tracing]),
         // Users, their metadata, session tokens and the authentication of callers (API.md §2, §1.7).
         .target(name: "ParleyUsers", dependencies: ["ParleyCore", "ParleyStore", "OutboundPolicy", crypto]),
         // Bans, mutes, the audit log (API.md §7): answers whether a user may join, enter or send.

@@ -59,7 +59,7 @@ public struct ChangelogService: Sendable {
         let viewer = try caller.viewer(named: viewerID)
         let scope = "messages|\(channelURL)"
         let after = try position(start, scope: scope)
-        let (updated, sequence, more) = try await store.read { repositories in
+        let (updated, sequence, more) = try await store.replicaRead { repositories in
             // Group channels only: `now` matters only for an open channel's ban check.
             let viewer = try MessageService.viewer(.group, channelURL, caller, viewer, now: 0, repositories)
             let changes = try repositories.changelogs.messageChanges(channelURL, after: after, viewer: viewer, limit: limit + 1)
@@ -77,7 +77,7 @@ public struct ChangelogService: Sendable {
         try caller.requireActingAs(userID)
         let scope = "channels|\(userID)"
         let after = try position(start, scope: scope)
-        let (updated, sequence, more) = try await store.read { repositories in
+        let (updated, sequence, more) = try await store.replicaRead { repositories in
             let changes = try repositories.changelogs.channelChanges(userID, after: after, limit: limit + 1)
             let page = changes.prefix(limit)
             let updated = try ChannelViews.load(page.filter { !$0.departed }.map(\.channelURL), viewerID: userID, repositories)

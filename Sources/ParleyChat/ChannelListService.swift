@@ -49,7 +49,7 @@ public struct ChannelListService: Sendable {
         }
         let tokenScope = scope + "|" + filter.scope
         let after = try pageToken.map { try pageTokens.decode($0, scope: tokenScope) }
-        let (rows, views) = try await store.read { repositories in
+        let (rows, views) = try await store.replicaRead { repositories in
             let rows = try repositories.groupChannelLists.page(listScope, filter, after: after, limit: limit + 1)
             let views = try ChannelViews.load(rows.prefix(limit).map(\.url), viewerID: viewer, repositories)
             return (rows.map(\.position), try views.map { try withMembers($0, members, repositories) })

@@ -88,7 +88,7 @@ public struct GroupChannelService: Sendable {
         showReadReceipt: Bool = false, showDeliveryReceipt: Bool = false
     ) async throws -> ChannelView {
         let viewer = try caller.viewer(named: viewerID)
-        return try await store.read { repositories in
+        return try await store.replicaRead { repositories in
             let context = try ChannelContext.load(channelURL, caller, repositories, forUpdate: false)
             try context.access.requireView(channelURL)
             let view = try ChannelViews.one(channelURL, viewerID: viewer, repositories)

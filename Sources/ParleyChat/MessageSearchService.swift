@@ -47,7 +47,7 @@ public struct MessageSearchService: Sendable {
         let scope = Self.scope(search)
         let page = try self.page(of: search, token: token, scope: scope)
         let found = try await inTurn(of: caller) {
-            try await store.read { repositories in
+            try await store.replicaRead { repositories in
                 let found = try repositories.search.search(search, viewerID: caller.userID, page: page, limit: limit + 1)
                 return try MessageDetails.attach(Array(found.prefix(limit)), repositories) + found.dropFirst(limit)
             }

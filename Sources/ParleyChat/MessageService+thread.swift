@@ -33,7 +33,7 @@ extension MessageService {
         var query = limited
         query.replies = .thread(parentID: parentID)
         let now = clock.nowMillis
-        return try await store.read { [query] repositories in
+        return try await store.replicaRead { [query] repositories in
             let viewer = try Self.viewer(kind, channelURL, caller, named, now: now, repositories)
             guard let parent = try repositories.messages.find(channelURL, parentID, viewerID: viewer.userID) else {
                 throw Self.notFound(parentID)

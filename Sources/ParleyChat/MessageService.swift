@@ -47,7 +47,7 @@ public struct MessageService: Sendable {
     {
         let (query, named) = try bounded(query, caller, viewerID: viewerID)
         let now = clock.nowMillis
-        return try await store.read { repositories in
+        return try await store.replicaRead { repositories in
             let viewer = try Self.viewer(kind, channelURL, caller, named, now: now, repositories)
             var shown = try Self.window(channelURL, query, viewer, repositories)
             if query.includeParentMessageInfo {
@@ -80,14 +80,14 @@ public struct MessageService: Sendable {
     public func totalCount(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, viewerID: String?) async throws -> Int {
         let viewer = try caller.viewer(named: viewerID)
         let now = clock.nowMillis
-        return try await store.read { repositories in
+        return try await store.replicaRead { repositories in
             try repositories.messages.count(channelURL, viewer: try Self.viewer(kind, channelURL, caller, viewer, now: now, repositories))
         }
     }
 
     public func get(_ caller: Caller, _ kind: ChannelKind, _ channelURL: String, _ messageID: Int64) async throws -> Message {
         let now = clock.nowMillis
-        return try await store.read { try Self.readable(kind, channelURL, messageID, caller, now: now, $0) }
+        return try await store.replicaRead { try Self.readable(kind, channelURL, messageID, caller, now: now, $0) }
     }
 
     /// The message as the caller reads it: 404 when they may not (see `viewer`), or it is removed

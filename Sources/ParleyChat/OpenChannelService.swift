@@ -36,7 +36,7 @@ public struct OpenChannelService: Sendable {
     }
 
     public func get(_ caller: Caller, _ channelURL: String) async throws -> OpenChannel {
-        try await store.read { try Self.channel(channelURL, $0) }
+        try await store.replicaRead { try Self.channel(channelURL, $0) }
     }
 
     /// A page of the list, newest first.
@@ -50,7 +50,7 @@ public struct OpenChannelService: Sendable {
             guard position.count == 2, let createdAt = Int64(position[0]) else { throw ParleyError.invalidPageToken }
             return (createdAt, position[1])
         }
-        let rows = try await store.read { repositories in
+        let rows = try await store.replicaRead { repositories in
             try Self.withLastPins(try repositories.openChannels.list(filter, after: after, limit: limit + 1), repositories)
         }
         let page = Array(rows.prefix(limit))

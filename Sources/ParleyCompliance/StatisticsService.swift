@@ -16,21 +16,21 @@ public struct StatisticsService: Sendable {
     /// Sockets open now on every instance (devices and browser tabs, as Sendbird counts them).
     public func concurrentConnections(_ caller: Caller) async throws -> Int {
         try caller.requireAdmin()
-        return try await store.read { try $0.statistics.connections() }
+        return try await store.replicaRead { try $0.statistics.connections() }
     }
 
     /// Users active on `date` (today when nil).
     public func dailyActiveUsers(_ caller: Caller, on date: CivilDate?) async throws -> Int {
         try caller.requireAdmin()
         let day = (date ?? today).epochDay
-        return try await store.read { try $0.statistics.activeUsers(from: day, through: day) }
+        return try await store.replicaRead { try $0.statistics.activeUsers(from: day, through: day) }
     }
 
     /// Users active in the month of `date` (this month when nil).
     public func monthlyActiveUsers(_ caller: Caller, in date: CivilDate?) async throws -> Int {
         try caller.requireAdmin()
         let span = (date ?? today).monthSpan
-        return try await store.read { try $0.statistics.activeUsers(from: span.first.epochDay, through: span.last.epochDay) }
+        return try await store.replicaRead { try $0.statistics.activeUsers(from: span.first.epochDay, through: span.last.epochDay) }
     }
 
     public enum TimeDimension: String, Sendable, CaseIterable {
@@ -44,7 +44,7 @@ public struct StatisticsService: Sendable {
     {
         try caller.requireAdmin()
         try Self.checkSpan(dimension, first, last)
-        let peaks = try await store.read { try $0.statistics.peaks(from: first.epochDay, through: last.epochDay) }
+        let peaks = try await store.replicaRead { try $0.statistics.peaks(from: first.epochDay, through: last.epochDay) }
         // A month's peak is the highest of its days'.
         return Self.series(dimension, first, last) { days in days.map { peaks[$0] ?? 0 }.max() ?? 0 }
     }
@@ -56,7 +56,7 @@ public struct StatisticsService: Sendable {
     {
         try caller.requireAdmin()
         try Self.checkSpan(dimension, first, last)
-        let counts = try await store.read { repositories in
+        let counts = try await store.replicaRead { repositories in
             try repositories.statistics.metric(
                 metric.rawValue, monthly: dimension == .monthly, from: first.epochDay, through: last.epochDay)
         }

@@ -44,6 +44,8 @@ public struct Config: Sendable {
     public var databaseMaxWaiting = 1024
     /// Statement, lock-wait and idle-transaction timeouts of every database session.
     public var databaseSession = SessionSettings()
+    /// `DATABASE_READ_URL` and its settings (`Config+replicas`); nil: the primary serves every read.
+    public var readReplicas: ReadReplicaSettings?
     public var autoMigrate = false
     /// `PARLEY_QUEUE_WORKERS` (`Config+instance`): whether this instance works the shared queues.
     public var queueWorkers = true
@@ -209,6 +211,7 @@ public struct Config: Sendable {
         config.linkPreviews.allowHosts = reader.list("PARLEY_LINK_PREVIEW_ALLOW_HOSTS") ?? []
         config.appID = environment["PARLEY_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.appID
         try readFairness(into: &config, reader)
+        try readReplicas(into: &config, reader)
         try readPush(into: &config, reader)
         try readConversations(into: &config, reader)
         try readCompliance(into: &config, reader)

@@ -94,13 +94,8 @@ public struct Container: Sendable {
     public static func live(
         config: Config, logger: Logger, clock: Clock = .system, metricsRegistry: PrometheusCollectorRegistry = .init()
     ) throws -> Container {
-        var poolConfiguration = ConnectionPool.Configuration(conninfo: config.databaseURL, size: config.databasePoolSize)
-        poolConfiguration.acquireTimeout = config.databaseAcquireTimeout
-        poolConfiguration.maxWaiting = config.databaseMaxWaiting
-        poolConfiguration.session = config.databaseSession
-        let pool = ConnectionPool(configuration: poolConfiguration, logger: logger)
-        let store = Store(pool: pool)
-        let searchPool = ConnectionPool(configuration: config.searchPoolConfiguration, logger: logger)
+        let database = DatabasePools(config: config, logger: logger)
+        let (pool, store) = (database.primary, database.store)
         let keys = ServerKeys(masterKey: SymmetricKey(data: config.fileKey))
         let pageTokens = PageTokenCodec(key: keys.pageTokens)
         let accessCodes = AccessCodes(key: keys.accessCodes)
@@ -201,7 +196,7 @@ public struct Container: Sendable {
             scheduledMessages: ScheduledMessageService(
                 store: store, clock: clock, limits: config.limits, pageTokens: pageTokens, delivery: scheduledDelivery),
             polls: PollService(store: store, clock: clock, pageTokens: pageTokens, limits: config.limits),
-            messageSearch: MessageSearchService(store: Store(pool: searchPool), pageTokens: pageTokens, settings: config.search),
+            messageSearch: MessageSearchService(store: database.searchStore, pageTokens: pageTokens, settings: config.search),
             messages: messages,
             receipts: ReceiptService(store: store, clock: clock),
             reactions: ReactionService(store: store, clock: clock, limits: config.limits),
@@ -238,8 +233,8 @@ public struct Container: Sendable {
             readiness: ReadinessProbe(pool: pool, migrator: migrator),
             metricsRegistry: metricsRegistry,
             // Stopped in reverse order: the queue workers before the outbound client they send through.
-            services: [
-                pool, searchPool, FileSweeper(storage: fileStorage, logger: logger), realtime, previews, OutboundHTTP(client: outbound)
+            services: database.services + [
+                FileSweeper(storage: fileStorage, logger: logger), realtime, previews, OutboundHTTP(client: outbound)
             ]
                 + (config.queueWorkers ? queueWorkers : [])
                 + [
@@ -250,8 +245,7 @@ public struct Container: Sendable {
             shutdown: {
                 await tasks.drain(within: tasks.shutdownGrace)
                 outbound.shutdown()
-                await pool.close()
-                await searchPool.close()
+                await database.close()
             }
         )
     }

@@ -3,6 +3,10 @@ public enum Caller: Sendable, Equatable {
     case admin
     case user(String)
 
+    /// The caller of the request the task serves (set where the request is authenticated); nil
+    /// in background work. The store keeps read-your-writes positions by it (issue 51.3).
+    @TaskLocal public static var current: Caller?
+
     public var isAdmin: Bool { self == .admin }
 
     /// The user behind a session token; nil for the admin.

@@ -162,10 +162,13 @@ public struct EventStreamController: Sendable {
         }
         guard let channelURL = frame.channelURL, let userID = caller.userID else { return ParleyError.missing("channel_url") }
         do {
-            switch frame.type {
-            case "enter": _ = try await participants.enter(caller, channelURL, userID: userID, bySocket: true)
-            case "exit": try await participants.exit(caller, channelURL, userID: userID)
-            default: try await realtime.typing(caller, channelURL, userIDs: [userID], started: frame.type == "typing_start")
+            // The caller's writes count for their reads as a request's do (`Caller.current`).
+            try await Caller.$current.withValue(caller) {
+                switch frame.type {
+                case "enter": _ = try await participants.enter(caller, channelURL, userID: userID, bySocket: true)
+                case "exit": try await participants.exit(caller, channelURL, userID: userID)
+                default: try await realtime.typing(caller, channelURL, userIDs: [userID], started: frame.type == "typing_start")
+                }
             }
             return nil
         } catch let error as ParleyError {

@@ -27,7 +27,9 @@ public struct AuthenticationMiddleware: RouterMiddleware {
         let authentication = try await authenticate(request, context)
         context.caller = authentication.caller
         context.trace.identify(authentication.caller)
-        return try await FileLinks.$current.withValue(fileLinks.links(for: authentication)) { try await next(request, context) }
+        return try await Caller.$current.withValue(authentication.caller) {
+            try await FileLinks.$current.withValue(fileLinks.links(for: authentication)) { try await next(request, context) }
+        }
     }
 
     private func authenticate(_ request: Request, _ context: Context) async throws -> Authentication {

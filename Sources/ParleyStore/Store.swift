@@ -10,12 +10,15 @@ import Tracing
 /// the calls of one operation in one `transaction`, and hands what must follow the commit to
 /// `Repositories.afterCommit`. A lost database becomes 503/500902.
 public struct Store: Sendable {
-    private let pool: ConnectionPool
+    let pool: ConnectionPool
     private let eventWake: EventWake
     private let groupCommit: GroupCommit
+    /// The read replicas `replicaRead` may use; nil: every read is the primary's.
+    let replicas: ReadReplicas?
 
-    public init(pool: ConnectionPool) {
+    public init(pool: ConnectionPool, replicas: ReadReplicas? = nil) {
         self.pool = pool
+        self.replicas = replicas
         self.eventWake = EventWake(pool: pool)
         self.groupCommit = GroupCommit(pool: pool, eventWake: eventWake)
     }
@@ -31,7 +34,10 @@ public struct Store: Sendable {
                     return (result, try repositories.events.flush())
                 }
             }
-            if wroteEvents { eventWake.request() }
+            if wroteEvents {
+                eventWake.request()
+                await recordWrite()
+            }
             await afterCommit.run()
             return result
         }
@@ -57,6 +63,7 @@ public struct Store: Sendable {
                         }
                     }
                     if wroteEvents { eventWake.request() }
+                    await recordWrite()
                     await afterCommit.run()
                     return result
                 } catch let error as PostgresError where error.isTransient && attempt < Self.maxAttempts {
@@ -93,6 +100,7 @@ public struct Store: Sendable {
     ) async throws -> T {
         try await mappingUnavailable("db.shared_transaction") {
             let (result, afterCommit) = try await groupCommit.run(lockOrder: lockOrder, body)
+            await recordWrite()
             await afterCommit.run()
             return result
         }
@@ -112,7 +120,7 @@ public struct Store: Sendable {
     /// A database that cannot serve now (lost, busy, timed out, still deadlocked) is 503. Each
     /// call is a span of the request's trace (issue 37), from the wait for a connection to the
     /// commit; a no-op without a tracer.
-    private func mappingUnavailable<T>(_ span: String, _ work: () async throws -> T) async throws -> T {
+    func mappingUnavailable<T>(_ span: String, _ work: () async throws -> T) async throws -> T {
         try await Traced.span(span, ofKind: .client) { span in
             span?.attributes["db.system.name"] = "postgresql"
             do {

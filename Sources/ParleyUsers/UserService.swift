@@ -73,14 +73,14 @@ public struct UserService: Sendable {
         let scope = "users|\(filter.userIDs?.joined(separator: ",") ?? "")|\(filter.nicknameStartsWith ?? "")|\(filter.activeMode)"
         let after = try pageToken.map { try pageTokens.decode($0, scope: scope) }
         guard after == nil || after?.count == 1 else { throw ParleyError.invalidPageToken }
-        let users = try await store.read { try $0.users.list(filter, after: after?.first, limit: limit + 1) }
+        let users = try await store.replicaRead { try $0.users.list(filter, after: after?.first, limit: limit + 1) }
         let items = users.prefix(limit).map { UserView(user: $0, isFull: caller.mayActAs($0.userID)) }
         return Page(
             items: Array(items), positions: items.map { [$0.user.userID] }, more: users.count > limit, tokens: pageTokens, scope: scope)
     }
 
     public func get(_ caller: Caller, _ userID: String) async throws -> UserView {
-        let user = try await store.fetch(UserRepository.lookup(userID))
+        let user = try await store.replicaFetch(UserRepository.lookup(userID))
         guard let user else { throw Self.notFound(userID) }
         return UserView(user: user, isFull: caller.mayActAs(userID))
     }

@@ -10,7 +10,7 @@ enum HostOrder {
     /// conninfo names `hostaddr`, whose list would have to move along, or a port list that does
     /// not match the hosts).
     static func servers(_ conninfo: String) -> [RoundTripWatch.Server]? {
-        let options = parse(conninfo)
+        let options = Conninfo.options(conninfo)
         guard options["hostaddr"] == nil else { return nil }
         let hosts = (options["host"] ?? "").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let givenPorts = (options["port"] ?? "").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -23,7 +23,7 @@ enum HostOrder {
     /// Whether `conninfo` names more than one server: only then is there another to go to when
     /// one stops answering.
     static func hasAlternatives(_ conninfo: String) -> Bool {
-        let options = parse(conninfo)
+        let options = Conninfo.options(conninfo)
         return [options["host"], options["hostaddr"]].contains { $0?.contains(",") ?? false }
     }
 
@@ -33,18 +33,5 @@ enum HostOrder {
         let ordered = servers.filter { !givenUp.contains($0) } + servers.filter { givenUp.contains($0) }
         guard ordered != servers else { return [] }
         return [("host", ordered.map(\.host).joined(separator: ",")), ("port", ordered.map(\.port).joined(separator: ","))]
-    }
-
-    /// The conninfo's own settings (not libpq's defaults or the environment's).
-    private static func parse(_ conninfo: String) -> [String: String] {
-        guard let options = PQconninfoParse(conninfo, nil) else { return [:] }
-        defer { PQconninfoFree(options) }
-        var values: [String: String] = [:]
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
-            option += 1
-        }
-        return values
     }
 }

@@ -11,19 +11,19 @@ extension PostgresConnection {
         ("tcp_user_timeout", "10000")
     ]
 
-    /// With several hosts, one that does not answer is skipped after 2 s (libpq's smallest), so
-    /// that libpq goes on to the next soon. With one host there is nowhere else to go, and a
-    /// busy server (a burst of new connections on two cores takes seconds) must not be refused
-    /// for being slow: the pool's acquire timeout bounds what a request waits anyway.
-    static func connectTimeout(_ conninfo: String) -> String {
-        HostOrder.hasAlternatives(conninfo) ? "2" : "10"
+    /// With another server to go to (`quickly`), one that does not answer is skipped after 2 s
+    /// (libpq's smallest), so that libpq goes on to the next soon. With none, a busy server (a
+    /// burst of new connections on two cores takes seconds) must not be refused for being slow:
+    /// the pool's acquire timeout bounds what a request waits anyway.
+    static func connectTimeout(quickly: Bool) -> String {
+        quickly ? "2" : "10"
     }
 
     /// Connects with `connectionDefaults`, then `conninfo` (a connection string or URI), then
     /// `overrides`, each overriding what comes before (libpq's `expand_dbname`).
-    static func connect(_ conninfo: String, overriding overrides: [(String, String)] = []) -> OpaquePointer? {
+    static func connect(_ conninfo: String, quickly: Bool, overriding overrides: [(String, String)] = []) -> OpaquePointer? {
         let hostOrder = HostOrder.overrides(conninfo, givenUp: RoundTripWatchdog.shared.givenUp)
-        let defaults = [("connect_timeout", connectTimeout(conninfo))] + connectionDefaults
+        let defaults = [("connect_timeout", connectTimeout(quickly: quickly))] + connectionDefaults
         let parameters = defaults + [("dbname", conninfo)] + hostOrder + overrides
         return withCStrings(parameters.map(\.0) + [nil]) { keywords in
             withCStrings(parameters.map(\.1) + [nil]) { values in PQconnectdbParams(keywords, values, 1) }

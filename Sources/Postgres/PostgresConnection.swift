@@ -34,8 +34,9 @@ public final class PostgresConnection: @unchecked Sendable {
         self.conninfo = conninfo
         self.settings = settings
         self.noticeSink = Unmanaged.passRetained(NoticeSink(logger: logger))
-        self.watch = RoundTripWatch(conninfo: conninfo, hardDeadline: settings.statementTimeout.map { $0 + .seconds(5) })
-        guard let handle = Self.connect(conninfo) else {
+        self.watch = RoundTripWatch(
+            conninfo: conninfo, hasFallback: settings.hasFallback, hardDeadline: settings.statementTimeout.map { $0 + .seconds(5) })
+        guard let handle = Self.connect(conninfo, quickly: watch.hasAlternatives) else {
             noticeSink.release()
             throw PostgresError(kind: .connection, message: "libpq could not allocate a connection")
         }
@@ -76,7 +77,7 @@ public final class PostgresConnection: @unchecked Sendable {
     public func reconnect() throws {
         watch.disconnecting()
         // A new PGconn rather than PQreset: the hosts' order may have changed since (`HostOrder`).
-        if let fresh = Self.connect(conninfo) {
+        if let fresh = Self.connect(conninfo, quickly: watch.hasAlternatives) {
             PQfinish(handle)
             handle = fresh
         } else {
@@ -139,7 +140,7 @@ public final class PostgresConnection: @unchecked Sendable {
         if preparedStatements.count >= settings.maxPreparedStatements { try deallocateLeastRecentlyUsed() }
         preparedCount += 1
         let name = "p\(preparedCount)"
-        try watched { try check(PQprepare(handle, name, sql, Int32(parameterCount), nil)) }
+        _ = try watched { try check(PQprepare(handle, name, sql, Int32(parameterCount), nil)) }
         preparedStatements[key] = PreparedStatement(name: name, lastUse: useCount)
         return name
     }

@@ -29,8 +29,9 @@ final class RoundTripWatch: Sendable {
 
     /// The connection's parameters (for a probe of its server).
     let conninfo: String
-    /// Whether the conninfo names other servers to go to: only then is a server that stops
-    /// answering probed and given up (with one, the hard deadline is all there is to do).
+    /// Whether there is another server to go to (the conninfo names several, or the caller falls
+    /// back to the primary): only then is a server that stops answering probed and given up
+    /// (with none, the hard deadline is all there is to do).
     let hasAlternatives: Bool
     /// A round trip older than this is cut whatever the server's state (nil: never): the
     /// session's statement timeout, and a margin, since the server enforces that timeout itself
@@ -38,9 +39,9 @@ final class RoundTripWatch: Sendable {
     let hardDeadline: Duration?
     private let state = Mutex(State())
 
-    init(conninfo: String, hardDeadline: Duration?) {
+    init(conninfo: String, hasFallback: Bool, hardDeadline: Duration?) {
         self.conninfo = conninfo
-        self.hasAlternatives = HostOrder.hasAlternatives(conninfo)
+        self.hasAlternatives = hasFallback || HostOrder.hasAlternatives(conninfo)
         self.hardDeadline = hardDeadline
     }
 

@@ -15,7 +15,8 @@ import Synchronization
 /// waiting longer than `suspectAfter` has its server probed: a new
 /// connection to that host and port alone, with the connection's own parameters (so also
 /// `target_session_attrs`) and `probeTimeout`. When the probe times out, is refused, or finds
-/// the server read-only, shutting down or starting up (a primary that Patroni demoted), the
+/// the server read-only, shutting down or starting up (a primary that Patroni demoted), or a
+/// replica no longer a standby (one that Patroni promoted, under `target_session_attrs=standby`), the
 /// server is given up: every connection to it is cut (its socket shut down), waiting or idle,
 /// and the pool replaces them, libpq walking the host list to the new primary (on which the
 /// server given up comes last, `HostOrder`). A server that
@@ -119,7 +120,7 @@ final class RoundTripWatchdog: Sendable {
     /// writable primary would (or refuses them for a reason that says it is alive).
     static func goneReason(_ server: RoundTripWatch.Server, conninfo: String) -> String? {
         let overrides = [("host", server.host), ("port", server.port), ("connect_timeout", String(probeTimeout))]
-        guard let connection = PostgresConnection.connect(conninfo, overriding: overrides) else { return nil }
+        guard let connection = PostgresConnection.connect(conninfo, quickly: true, overriding: overrides) else { return nil }
         defer { PQfinish(connection) }
         guard PQstatus(connection) != CONNECTION_OK else { return nil }
         let message = PostgresConnection.errorMessage(connection)
@@ -130,6 +131,6 @@ final class RoundTripWatchdog: Sendable {
     static let goneMarkers = [
         "timeout expired", "Connection refused", "No such file or directory", "No route to host", "Network is unreachable",
         "session is read-only", "server is in hot standby mode", "is shutting down", "is starting up", "not yet accepting connections",
-        "in recovery mode"
+        "in recovery mode", "not in hot standby mode"
     ]
 }

@@ -10,6 +10,11 @@ public struct SessionSettings: Sendable, Equatable {
     /// Prepared statements kept per connection; the least recently used is deallocated beyond
     /// (channel lists build statements from their filters, so the set of texts is open-ended).
     public var maxPreparedStatements = 256
+    /// Whether the caller has somewhere else to go when this connection's server stops
+    /// answering, even though the conninfo names only one server (a read replica's: the primary
+    /// serves the read then). Such a server, like one of several hosts, is probed and given up
+    /// when it stalls, and a connection to it is not waited for past 2 s (`RoundTripWatchdog`).
+    public var hasFallback = false
 
     public init() {}
 

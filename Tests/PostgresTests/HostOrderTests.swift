@@ -34,7 +34,8 @@ import Testing
         #expect(HostOrder.hasAlternatives("hostaddr=10.0.0.1,10.0.0.2 port=5432"))
         #expect(!HostOrder.hasAlternatives("postgresql://parley@db1:5432/parley"))
         #expect(!HostOrder.hasAlternatives("host=/var/run/postgresql port=5432 dbname=parley"))
-        #expect(PostgresConnection.connectTimeout("host=db1,db2") == "2")
-        #expect(PostgresConnection.connectTimeout("host=db1") == "10")
+        #expect(RoundTripWatch(conninfo: "host=db1,db2", hasFallback: false, hardDeadline: nil).hasAlternatives)
+        #expect(RoundTripWatch(conninfo: "host=db1", hasFallback: true, hardDeadline: nil).hasAlternatives)
+        #expect(!RoundTripWatch(conninfo: "host=db1", hasFallback: false, hardDeadline: nil).hasAlternatives)
     }
 }
