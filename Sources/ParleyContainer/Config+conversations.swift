@@ -15,6 +15,15 @@ extension Config {
         return configuration
     }
 
+    /// The settings of the chat services, from their parts.
+    var chatSettings: ChatSettings {
+        var settings = ChatSettings(limits: limits, chatHistory: chatHistory)
+        settings.translationSendLimit = translationSendLimit
+        settings.translationLimit = translationLimit
+        settings.sessionUsersChooseChannelURLs = sessionUsersChooseChannelURLs
+        return settings
+    }
+
     static func readConversations(into config: inout Config, _ reader: EnvironmentReader) throws {
         config.limits.pinnedMessagesPerChannel = try reader.int(
             "PARLEY_MAX_PINNED_MESSAGES", default: config.limits.pinnedMessagesPerChannel, range: 1...1_000)

@@ -99,10 +99,7 @@ public struct Container: Sendable {
         let keys = ServerKeys(masterKey: SymmetricKey(data: config.fileKey))
         let pageTokens = PageTokenCodec(key: keys.pageTokens)
         let accessCodes = AccessCodes(key: keys.accessCodes)
-        var settings = ChatSettings(limits: config.limits, chatHistory: config.chatHistory)
-        settings.translationSendLimit = config.translationSendLimit
-        settings.translationLimit = config.translationLimit
-        settings.sessionUsersChooseChannelURLs = config.sessionUsersChooseChannelURLs
+        let settings = config.chatSettings
         // Every outbound request of the process goes through this one client (its connections are reused).
         let outbound = CurlClient(userAgent: "Parley")
         // The owner of every task that outlives the call starting it; drained first at shutdown
