@@ -283,6 +283,10 @@ def before_call(context, case, **kwargs):
         # `poll_id`: a poll "made by the sender … for this channel, carried by no message yet".
         if _given(body.get("poll_id")) and body.get("poll_id") != 0:
             case.body = body = {**body, "poll_id": 0}
+        # `parent_message_id`: "a message of the channel that is not removed" (the seeded
+        # channels' ids are not known here): a positive case is no reply.
+        if _given(body.get("parent_message_id")):
+            case.body = body = {k: v for k, v in body.items() if k != "parent_message_id"}
 
     # TypingRequest: `user_ids` "required with Api-Token" (the session user's by default).
     if operation in TYPING and (body is None or not body.get("user_ids")):
@@ -349,17 +353,26 @@ def before_call(context, case, **kwargs):
         case.query = query
 
     # Channel lists: `metadata_values` and `metadata_value_startswith` "need `metadata_key`",
-    # `metacounter_values` "needs
-    # `metacounter_key`".
+    # `metacounter_values` and `metacounter_value_*` "need `metacounter_key`".
     if case.path in ("/v3/group_channels", "/v3/users/{user_id}/my_group_channels") and query is not None:
         if ("metadata_values" in query or "metadata_value_startswith" in query) and not query.get("metadata_key"):
             case.query = query = {**query, "metadata_key": "topic"}
-        if query.get("metacounter_values") and not query.get("metacounter_key"):
+        if any(key.startswith("metacounter_value") for key in query) and not query.get("metacounter_key"):
             case.query = query = {**query, "metacounter_key": "score"}
 
     # Changelogs: "one of `change_ts` and `token` is required".
     if case.path.endswith("/changelogs") and query is not None and "change_ts" not in query:
         case.query = query = {**query, "change_ts": 0}
+
+    # GDPRRequestBody: "`user_id` for an access request" (the seeded user's: only read).
+    if operation == ("POST", "/v3/privacy/gdpr") and body is not None and body.get("action") == "access":
+        if not _given(body.get("user_id")):
+            case.body = body = {**body, "user_id": SEEDED_USER}
+
+    # Announcements' open status: ids and URLs are text without control characters, which the
+    # schema's plain `string` does not say.
+    if case.path.startswith("/v3/announcement_open_status") and query:
+        case.query = query = {k: "".join(c for c in v if c.isprintable()) if isinstance(v, str) else v for k, v in query.items()}
 
     # GdprRequest: "`channel_delete_option` only with `delete`".
     if operation == ("POST", "/v3/privacy/gdpr") and body is not None and body.get("action") == "access":

@@ -149,6 +149,17 @@ public struct MembershipService: Sendable {
         }
     }
 
+    /// `PUT /v3/users/{user_id}/my_group_channels/leave`: the user leaves every group channel
+    /// they have joined, or those of one custom type.
+    public func leaveJoined(_ caller: Caller, userID: String, customType: String?) async throws {
+        try caller.requireActingAs(userID)
+        try await store.transaction { repositories in
+            let channels = try repositories.groupChannelMembers.joinedChannelURLs(of: userID, customType: customType)
+            try repositories.groupChannels.lock(channels)
+            try Self.leave(userID, channelURLs: channels, repositories)
+        }
+    }
+
     /// The admin takes a user out of every group channel they are in (a bot leaving all, API.md §14.8).
     public func leaveEvery(_ caller: Caller, userID: String) async throws {
         try caller.requireAdmin()

@@ -67,6 +67,47 @@ public struct ReceiptService: Sendable {
         return try await store.read { try $0.receipts.userUnread(userID, customTypes: customTypes, superMode: superMode) }
     }
 
+    /// `GET /v3/users/{user_id}/unread_item_count`: the keys asked for (`item_keys`), or all.
+    public func unreadItems(_ caller: Caller, userID: String, customType: String?, keys: [String]?) async throws -> [String: Int] {
+        try caller.requireActingAs(userID)
+        if let unknown = keys?.first(where: { !UnreadItems.keys.contains($0) }) {
+            throw ParleyError.invalidValue("item_keys", "\"\(unknown)\" is not one of \(UnreadItems.keys.joined(separator: ", "))")
+        }
+        let items = try await store.replicaRead { try $0.receipts.unreadItems(userID, customType: customType) }
+        guard let keys, !keys.isEmpty else { return items.counts }
+        return items.counts.filter { keys.contains($0.key) }
+    }
+
+    /// `GET /v3/users/{user_id}/group_channel_count`.
+    public func channelCount(_ caller: Caller, userID: String, state: MemberStateFilter) async throws -> Int {
+        try caller.requireActingAs(userID)
+        return try await store.replicaRead { try $0.receipts.channelCount(userID, state: state) }
+    }
+
+    /// The member's count preference in a group channel; 404 for a channel they are not in.
+    public func countPreference(_ caller: Caller, userID: String, channelURL: String) async throws -> CountPreference {
+        try caller.requireActingAs(userID)
+        guard let preference = try await store.read({ try $0.receipts.countPreference(channelURL, userID) }) else {
+            throw Self.notAMember(userID, channelURL)
+        }
+        return preference
+    }
+
+    /// Sets it; the member's totals count by it from then on.
+    public func setCountPreference(
+        _ caller: Caller, userID: String, channelURL: String, _ preference: CountPreference
+    ) async throws -> CountPreference {
+        try caller.requireActingAs(userID)
+        guard try await store.transaction({ try $0.receipts.setCountPreference(channelURL, userID, preference) }) else {
+            throw Self.notAMember(userID, channelURL)
+        }
+        return preference
+    }
+
+    private static func notAMember(_ userID: String, _ channelURL: String) -> ParleyError {
+        ParleyError.notFound("\"\(userID)\" is not a member of group channel \"\(channelURL)\".")
+    }
+
     static func notMember(_ userID: String, _ channelURL: String) -> ParleyError {
         ParleyError.forbidden("\"\(userID)\" is not a member of \"\(channelURL)\".")
     }

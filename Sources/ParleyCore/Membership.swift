@@ -35,13 +35,17 @@ public struct Membership: Sendable, Equatable {
     public let unreadMentionCount: Int
     /// The member's push option for this channel (API.md §12.2).
     public let pushTriggerOption: ChannelPushTriggerOption
+    /// What of this channel's unread counts go into the member's totals (issue 52.1).
+    public let countPreference: CountPreference
 
     public init(
         userID: String, state: MemberState, isOperator: Bool, hiddenState: HiddenState, invitedAt: Int64,
         joinedAt: Int64, inviter: BasicUser?, tsMessageOffset: Int64, messagesHiddenBefore: Int64 = 0,
-        readTS: Int64 = 0, unreadMessageCount: Int = 0, unreadMentionCount: Int = 0, pushTriggerOption: ChannelPushTriggerOption = .default
+        readTS: Int64 = 0, unreadMessageCount: Int = 0, unreadMentionCount: Int = 0, pushTriggerOption: ChannelPushTriggerOption = .default,
+        countPreference: CountPreference = .all
     ) {
         self.pushTriggerOption = pushTriggerOption
+        self.countPreference = countPreference
         self.messagesHiddenBefore = messagesHiddenBefore
         self.readTS = readTS
         self.unreadMessageCount = unreadMessageCount

@@ -72,6 +72,7 @@ private func addEndpoints(to router: Router<ParleyRequestContext>, container: Co
     v3.addRoutes(BotController(bots: container.bots, limits: limits, channelDTO: channelDTO).routes)
     v3.addRoutes(ReportController(reports: container.reports, kinds: container.moderatedChannelKinds).routes)
     v3.addRoutes(ReceiptController(receipts: container.receipts).routes)
+    v3.addRoutes(UnreadItemController(receipts: container.receipts).routes)
     v3.addRoutes(TypingController(realtime: container.realtime).routes)
     v3.addRoutes(ChangelogController(changelogs: container.changelogs, channelDTO: channelDTO).routes)
     for kind in ChannelKind.allCases {

@@ -73,6 +73,7 @@ public struct ChannelDTO: JSONWritable {
         json.field("joined_ts", membership?.joinedAt ?? 0)
         json.field("push_trigger_option", membership?.pushTriggerOption.rawValue ?? "default")
         json.field("is_push_enabled", membership.map { $0.pushTriggerOption != .off } ?? false)
+        json.field("count_preference", (membership?.countPreference ?? .all).rawValue)
         json.key("inviter")
         if let inviter = membership?.inviter { json.value(BasicUserDTO(user: inviter)) } else { json.null() }
     }

@@ -135,6 +135,16 @@ public struct GroupChannelMemberRepository {
             .map { try $0.decode("channel_url", as: String.self) }
     }
 
+    /// The channels the user has joined, of one custom type when given.
+    public func joinedChannelURLs(of userID: String, customType: String?) throws -> [String] {
+        try connection.query(
+            """
+            SELECT m.channel_url FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
+            WHERE m.user_id = $1 AND m.state = 'joined' AND ($2::text IS NULL OR c.custom_type = $2)
+            """, [userID, customType]
+        ).map { try $0.decode("channel_url", as: String.self) }
+    }
+
     /// Makes members operators or not; returns the ids that were members.
     @discardableResult
     public func setOperator(_ channelURL: String, _ userIDs: [String], _ isOperator: Bool) throws -> [String] {

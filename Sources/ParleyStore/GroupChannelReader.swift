@@ -66,7 +66,8 @@ public struct GroupChannelReader {
             """
             SELECT m.channel_url, m.user_id, m.state, m.is_operator, m.hidden_state, m.invited_at, m.joined_at,
                 m.ts_message_offset, m.messages_hidden_before, m.inviter_id, iu.nickname AS inviter_nickname, iu.profile_url AS inviter_profile_url,
-                iu.is_active AS inviter_is_active, m.read_ts, m.unread_mentions, m.push_trigger_option, \(ReceiptRepository.unreadExpression) AS unread
+                iu.is_active AS inviter_is_active, m.read_ts, m.unread_mentions, m.push_trigger_option, m.count_preference,
+                \(ReceiptRepository.unreadExpression) AS unread
             FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
                 LEFT JOIN users iu ON iu.user_id = m.inviter_id
             WHERE m.channel_url = ANY($1::text[]) AND m.user_id = $2
@@ -93,7 +94,8 @@ public struct GroupChannelReader {
                 readTS: try row.decode("read_ts"),
                 unreadMessageCount: try row.decode("unread"),
                 unreadMentionCount: try row.decode("unread_mentions"),
-                pushTriggerOption: ChannelPushTriggerOption(rawValue: try row.decode("push_trigger_option")) ?? .default
+                pushTriggerOption: ChannelPushTriggerOption(rawValue: try row.decode("push_trigger_option")) ?? .default,
+                countPreference: CountPreference(rawValue: try row.decode("count_preference")) ?? .all
             )
         }
         return memberships

@@ -25,7 +25,7 @@ extension PushQueueRepository {
                 t.types, t.tokens, t.p256dh, t.auth,
                 (SELECT COALESCE(sum(\(ReceiptRepository.unreadExpression)), 0)
                  FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
-                 WHERE m.user_id = u.user_id AND m.state = 'joined') AS unread_total,
+                 WHERE m.user_id = u.user_id AND m.state = 'joined' AND \(ReceiptRepository.messagesInTotals)) AS unread_total,
                 p.user_id IS NOT NULL AS has_preference, \(PushPreferenceRepository.columns(of: "p"))
             FROM x JOIN group_channel_members m ON m.channel_url = x.channel_url AND m.state = 'joined'
                 JOIN users u ON u.user_id = m.user_id

@@ -17,6 +17,11 @@ public struct ReceiptRepository {
                 AND x.counted_seq > m.read_seq) ELSE 0 END)
         """
 
+    /// Whether a membership's unread messages go into the member's totals (its count
+    /// preference, migration 0052); `mentionsInTotals` likewise for unread mentions.
+    static let messagesInTotals = "m.count_preference IN ('all', 'unread_message_count_only')"
+    static let mentionsInTotals = "m.count_preference IN ('all', 'unread_mentioned_count_only')"
+
     /// After a send: the mentioned joined members (every joined member for a channel mention)
     /// have one more unread mention, except the one it is hidden from.
     public func recordMentions(
@@ -139,8 +144,9 @@ public struct ReceiptRepository {
         return counts
     }
 
-    /// The user's unread messages over all their joined channels, optionally of some custom
-    /// types or only (non-)supergroups; and how many channels have any.
+    /// The user's unread messages over all their joined channels whose count preference counts
+    /// them, optionally of some custom types or only (non-)supergroups; and how many channels
+    /// have any.
     public func userUnread(_ userID: String, customTypes: [String]?, superMode: TriStateMode) throws -> (messages: Int, channels: Int) {
         let superCondition =
             switch superMode {
@@ -153,7 +159,8 @@ public struct ReceiptRepository {
             SELECT COALESCE(sum(u.unread), 0) AS messages, count(*) FILTER (WHERE u.unread > 0) AS channels
             FROM (SELECT \(Self.unreadExpression) AS unread
                   FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
-                  WHERE m.user_id = $1 AND m.state = 'joined' AND ($2::text[] IS NULL OR c.custom_type = ANY($2::text[]))\(superCondition)) AS u
+                  WHERE m.user_id = $1 AND m.state = 'joined' AND \(Self.messagesInTotals)
+                      AND ($2::text[] IS NULL OR c.custom_type = ANY($2::text[]))\(superCondition)) AS u
             """,
             [userID, customTypes]
         )[0]
@@ -167,12 +174,13 @@ public struct ReceiptRepository {
             """
             WITH pairs AS (SELECT * FROM unnest($1::text[], $2::text[]) AS p(user_id, channel_url)),
             mine AS (
-                SELECT m.user_id, m.channel_url, \(Self.unreadExpression) AS unread, m.unread_mentions
+                SELECT m.user_id, m.channel_url, \(Self.unreadExpression) AS unread, m.unread_mentions,
+                    \(Self.messagesInTotals) AS in_totals
                 FROM group_channel_members m JOIN group_channels c ON c.channel_url = m.channel_url
                 WHERE m.user_id IN (SELECT user_id FROM pairs) AND m.state = 'joined'
             ), totals AS (
                 -- Summed once per user (a correlated sum per pair was quadratic in the pairs).
-                SELECT user_id, sum(unread) AS total FROM mine GROUP BY user_id
+                SELECT user_id, sum(unread) FILTER (WHERE in_totals) AS total FROM mine GROUP BY user_id
             )
             SELECT p.user_id, p.channel_url, COALESCE(x.unread, 0) AS unread, COALESCE(x.unread_mentions, 0) AS mentions,
                 COALESCE(t.total, 0) AS total

@@ -18,6 +18,7 @@ struct MembershipController {
         routes.put("group_channels/{channel_url}/decline", use: decline)
         routes.put("group_channels/{channel_url}/join", use: join)
         routes.put("group_channels/{channel_url}/leave", use: leave)
+        routes.put("users/{user_id}/my_group_channels/leave", use: leaveJoined)
         routes.get("group_channels/{channel_url}/members", use: members)
         routes.get("group_channels/{channel_url}/members/{user_id}", use: member)
         return routes
@@ -49,6 +50,13 @@ struct MembershipController {
         let action = try await ChannelActionRequest<AccessCodeBody>.read(request, context)
         let view = try await memberships.join(action.caller, action.channelURL, userID: action.userID, accessCode: action.body.accessCode)
         return JSONResponse.make(channelDTO(view))
+    }
+
+    @Sendable func leaveJoined(_ request: Request, _ context: CallerContext) async throws -> Response {
+        let body = try await request.decode(as: LeaveJoinedBody.self, context: context)
+        let customType = try body.customType.flatMap { $0.isEmpty ? nil : try Validation.text($0, field: "custom_type", max: 128) }
+        try await memberships.leaveJoined(context.caller, userID: try context.pathParameter("user_id"), customType: customType)
+        return JSONResponse.empty()
     }
 
     @Sendable func leave(_ request: Request, _ context: CallerContext) async throws -> Response {
@@ -137,5 +145,15 @@ struct LeaveBody: Decodable {
     enum CodingKeys: String, CodingKey {
         case userIDs = "user_ids"
         case shouldLeaveAll = "should_leave_all"
+    }
+}
+
+/// `PUT /v3/users/{user_id}/my_group_channels/leave`: without `custom_type` (or empty), every
+/// joined channel.
+struct LeaveJoinedBody: Decodable {
+    @Checked var customType: String?
+
+    enum CodingKeys: String, CodingKey {
+        case customType = "custom_type"
     }
 }

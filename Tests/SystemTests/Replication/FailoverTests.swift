@@ -8,8 +8,9 @@ import Testing
 /// again with their dedup id after a 503), no answer was anything but a success or a 503 (never
 /// a 500, never no answer), each listener got every message, and the unavailability window is
 /// within the bound. Scheduled messages falling due through the fault are each sent once
-/// (their leases continue on the new primary). The cluster is healthy again after each test (the
-/// old primary back as a standby).
+/// (their leases continue on the new primary), and every message reaches the webhook receiver and
+/// a member's device (the deliveries' leases too). The cluster is healthy again after each test
+/// (the old primary back as a standby).
 @Suite(.serialized, .enabled(if: HACluster.databaseURL != nil, "needs scripts/test-ha's cluster"))
 struct FailoverTests {
     @Test func aKilledPrimaryLosesNothingAcknowledged() async throws {
@@ -33,9 +34,12 @@ struct FailoverTests {
         try await HACluster.run("wait-healthy")
         let load = FailoverLoad()
         let listeners = [ResumingListener(), ResumingListener()]
-        let history = try await withFailoverServer { api in
+        let history = try await withFailoverServer { api, receiver, standIn in
             let cast = try await api.cast("failover", 10)
             let channel = try await api.createChannel(["user_ids": cast.ids])
+            // The first sender has a device (and no socket): the others' messages are pushed to it.
+            let device = Self.apnsToken()
+            try await Self.register(api, cast, 0, "apns", device)
             // Scheduled messages fall due every 400 ms through the fault: each is sent once, by
             // whichever instance's lease holds it, on whichever primary there is then.
             let scheduled = try await Self.schedule(40, every: .milliseconds(400), api, channel, as: cast.session(9))
@@ -64,6 +68,7 @@ struct FailoverTests {
                     }
                     listeners.forEach { $0.stop() }
                     listening.cancelAll()
+                    try await Self.expectDelivered(history, channel, receiver, standIn, device: device, except: cast[0])
                     return history
                 }
             }
@@ -118,15 +123,73 @@ struct FailoverTests {
         }
     }
 
-    /// A server on the cluster: all three hosts, the writable one wanted.
-    static func withFailoverServer<Value: Sendable>(_ body: @escaping @Sendable (API) async throws -> Value) async throws -> Value {
+    /// Every message reached the webhook receiver, and every message of another sender the
+    /// device, at least once. One that arrives twice (a delivery made just before the fault and
+    /// not marked done, whose lease then lapsed) carries its webhook-id both times, so that the
+    /// receiver's deduplication drops it; how many did is printed (docs/OPERATIONS.md).
+    static func expectDelivered(
+        _ history: [(id: Int64, text: String)], _ channel: String, _ receiver: WebhookReceiver, _ standIn: PushStandIn, device: String,
+        except sender: String
+    ) async throws {
+        let texts = Set(history.map(\.text))
+        var hooked: [String: [String]] = [:]
+        let allHooked = try await eventually(within: .seconds(60), every: .seconds(1)) {
+            hooked = Dictionary(grouping: receiver.received(about: channel)) {
+                ($0.json["payload"] as? [String: Any])?["message"] as? String ?? ""
+            }
+            .mapValues { $0.compactMap { $0.headers["webhook-id"] } }
+            return texts.isSubset(of: hooked.keys)
+        }
+        #expect(allHooked, "\(texts.subtracting(hooked.keys).count) of \(texts.count) messages never reached the webhook")
+        let hookedTwice = hooked.values.filter { $0.count > 1 }
+        #expect(hookedTwice.allSatisfy { Set($0).count == 1 }, "a message was delivered under two webhook-ids")
+        let pushable = texts.filter { !$0.hasPrefix(sender + "-") }
+        var pushed: [String: Int] = [:]
+        let allPushed = try await eventually(within: .seconds(60), every: .seconds(1)) {
+            let accepted = try await standIn.accepted("apns", token: device).compactMap { sendbird($0)["message"] as? String }
+            pushed = Dictionary(accepted.map { ($0, 1) }, uniquingKeysWith: +)
+            return pushable.isSubset(of: pushed.keys)
+        }
+        #expect(allPushed, "\(pushable.subtracting(pushed.keys).count) of \(pushable.count) messages were never pushed")
+        print(
+            "failover deliveries: \(hookedTwice.count) of \(texts.count) webhooks and \(pushed.values.filter { $0 > 1 }.count) of \(pushable.count) pushes arrived twice"
+        )
+    }
+
+    /// A server on the cluster (all three hosts, the writable one wanted) whose webhook points at
+    /// a local receiver and whose push providers are the stand-in's. The webhook is turned off
+    /// again afterwards (the settings are the cluster database's).
+    static func withFailoverServer<Value: Sendable>(
+        _ body: @escaping @Sendable (API, WebhookReceiver, PushStandIn) async throws -> Value
+    ) async throws -> Value {
         let url = try #require(HACluster.databaseURL)
+        let standIn = try PushStandIn.shared.get()
+        let receiver = WebhookReceiver()
         let result = Captured<Value?>(nil)
-        try await TestServer.withAPI({ config in
-            config.databaseURL = url + (url.contains("?") ? "&" : "?") + "target_session_attrs=read-write"
-            config.databaseAcquireTimeout = .seconds(5)
-            ScheduledMessageTests.prompt(&config)
-        }) { api in result.value = try await body(api) }
+        try await receiver.run { port in
+            try await TestServer.withAPI({ config in
+                config.databaseURL = url + (url.contains("?") ? "&" : "?") + "target_session_attrs=read-write"
+                config.databaseAcquireTimeout = .seconds(5)
+                ScheduledMessageTests.prompt(&config)
+                standIn.configure(&config, fcm: false, hms: false, web: false)
+                config.outboundAllowHosts.append("127.0.0.1:\(port)")
+                config.webhookDelivery.pollInterval = .milliseconds(50)
+                config.webhookDelivery.firstBackoff = .milliseconds(100)
+                config.webhookDelivery.lease = .seconds(5)
+            }) { api in
+                let hook =
+                    ["enabled": true, "url": "http://127.0.0.1:\(port)/hook", "enabled_events": ["group_channel:message_send"]]
+                    as [String: Any]
+                #expect(try await api.put(Self.hook, hook).status == 200)
+                do {
+                    result.value = try await body(api, receiver, standIn)
+                } catch {
+                    _ = try? await api.put(Self.hook, ["enabled": false])
+                    throw error
+                }
+                #expect(try await api.put(Self.hook, ["enabled": false]).status == 200)
+            }
+        }
         return try #require(result.value)
     }
 
@@ -149,3 +212,5 @@ struct FailoverTests {
         }
     }
 }
+
+extension FailoverTests: PushFixtures, WebhookFixtures {}
