@@ -567,7 +567,10 @@ class StandIn:
                 provider = req["query"].get("provider", [None])[0]
                 if provider is not None and provider not in PROVIDERS:
                     return _json(400, {"error": "provider must be one of %s" % ", ".join(PROVIDERS)})
-                pushes = [r for r in self.records if provider is None or r["provider"] == provider]
+                # `token`: one device's pushes only (a run's records outgrow one answer).
+                token = req["query"].get("token", [None])[0]
+                pushes = [r for r in self.records
+                          if (provider is None or r["provider"] == provider) and (token is None or r.get("token") == token)]
                 return _json(200, {"pushes": pushes})
             if method == "DELETE":
                 self.clear()
