@@ -131,6 +131,10 @@ import Testing
             #expect(changed.status == 200, "\(changed.text)")
             #expect(changed.rawJSON["message"] as? String == "changed")
             #expect(changed.rawJSON["scheduled_at"] as? Int == hour + 60_000)
+            // Sendbird's method for the same change (issue 52.1).
+            let posted = try await api.post("\(base)/\(id)", ["message": "posted"], as: cast.session(0))
+            #expect(posted.status == 200 && posted.rawJSON["message"] as? String == "posted", "\(posted.text)")
+            #expect(try await api.post("\(base)/\(id)", ["message": "x"], as: cast.session(1)).code == 400201)
             let second = try await Self.schedule(api, channel, "second", at: hour, as: cast.session(1))
             // The channel's limit (2 here) counts pending ones only.
             #expect(try await api.post(base, ["message": "third", "scheduled_at": hour], as: cast.session(0)).code == 400203)

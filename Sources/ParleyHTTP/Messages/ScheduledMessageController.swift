@@ -17,6 +17,8 @@ struct ScheduledMessageController {
         routes.post(RouterPath(base), use: create)
         routes.get(RouterPath("\(base)/{scheduled_message_id}"), use: get)
         routes.put(RouterPath("\(base)/{scheduled_message_id}"), use: update)
+        // Sendbird's method for the same update.
+        routes.post(RouterPath("\(base)/{scheduled_message_id}"), use: update)
         routes.delete(RouterPath("\(base)/{scheduled_message_id}"), use: cancel)
         routes.post(RouterPath("\(base)/{scheduled_message_id}/send_now"), use: sendNow)
         routes.get("scheduled_messages", use: list)
