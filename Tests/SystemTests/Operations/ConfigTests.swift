@@ -24,6 +24,26 @@ import Testing
         )
     }
 
+    /// Issue 51.3: `DATABASE_READ_URL` is optional; given, its replicas must be told apart.
+    @Test func readReplicasAreOptionalAndChecked() throws {
+        #expect(try Config.fromEnvironment(Self.base).readReplicas == nil)
+        #expect(try Config.fromEnvironment(Self.base.merging(["DATABASE_READ_URL": ""]) { $1 }).readReplicas == nil)
+        let url = "postgresql://parley@db2:5432,db3:5432/parley?target_session_attrs=standby"
+        let plain = try #require(try Config.fromEnvironment(Self.base.merging(["DATABASE_READ_URL": url]) { $1 }).readReplicas)
+        #expect(plain.url == url && plain.poolSize == 16 && plain.monitor.maxLag == .seconds(2))
+        let tuned = try #require(
+            try Config.fromEnvironment(
+                Self.base.merging(["DATABASE_READ_URL": url, "PARLEY_DB_READ_POOL_SIZE": "4", "PARLEY_DB_READ_MAX_LAG_MS": "500"]) { $1 }
+            ).readReplicas)
+        #expect(tuned.poolSize == 4 && tuned.monitor.maxLag == .milliseconds(500))
+        for bad in [
+            ["DATABASE_READ_URL": "host=db2,db3 hostaddr=10.0.0.2,10.0.0.3"], ["DATABASE_READ_URL": url, "PARLEY_DB_READ_MAX_LAG_MS": "50"],
+            ["DATABASE_READ_URL": url, "PARLEY_DB_READ_POOL_SIZE": "0"]
+        ] {
+            #expect(throws: ConfigError.self) { try Config.fromEnvironment(Self.base.merging(bad) { $1 }) }
+        }
+    }
+
     @Test func queueWorkersRunUnlessTurnedOff() throws {
         #expect(try Config.fromEnvironment(Self.base).queueWorkers)
         #expect(try !Config.fromEnvironment(Self.base.merging(["PARLEY_QUEUE_WORKERS": "false"]) { $1 }).queueWorkers)
