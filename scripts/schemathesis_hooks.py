@@ -177,6 +177,7 @@ POLL_WRITES = {("POST", "/v3/polls"), ("PUT", "/v3/polls/{poll_id}")}
 SCHEDULED_WRITES = {
     ("POST", "/v3/group_channels/{channel_url}/scheduled_messages"),
     ("PUT", "/v3/group_channels/{channel_url}/scheduled_messages/{scheduled_message_id}"),
+    ("POST", "/v3/group_channels/{channel_url}/scheduled_messages/{scheduled_message_id}"),
 }
 
 
@@ -359,6 +360,10 @@ def before_call(context, case, **kwargs):
             case.query = query = {**query, "metadata_key": "topic"}
         if any(key.startswith("metacounter_value") for key in query) and not query.get("metacounter_key"):
             case.query = query = {**query, "metacounter_key": "score"}
+        # … and `metacounter_values` are "whole numbers, comma-separated".
+        values = query.get("metacounter_values")
+        if isinstance(values, str) and not all(v.strip().lstrip("-").isdigit() for v in values.split(",")):
+            case.query = query = {**query, "metacounter_values": "1,2"}
 
     # Changelogs: "one of `change_ts` and `token` is required".
     if case.path.endswith("/changelogs") and query is not None and "change_ts" not in query:

@@ -22,9 +22,9 @@ struct UnreadItemController {
 
     @Sendable func unreadItems(_ request: Request, _ context: CallerContext) async throws -> Response {
         let query = QueryParameters(request)
+        let customType = try query.string("custom_type").map { try Validation.text($0, field: "custom_type", max: 128) }
         let counts = try await receipts.unreadItems(
-            context.caller, userID: try context.pathParameter("user_id"), customType: query.string("custom_type"),
-            keys: query.list("item_keys"))
+            context.caller, userID: try context.pathParameter("user_id"), customType: customType, keys: query.list("item_keys"))
         return JSONResponse.make(CountsDTO(counts: counts))
     }
 

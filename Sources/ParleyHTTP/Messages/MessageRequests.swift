@@ -53,6 +53,8 @@ struct NewMessageBody: Decodable {
         guard let type = MessageType(rawValue: messageType ?? MessageType.user.rawValue) else {
             throw ParleyError.invalidValue("message_type", "must be MESG, FILE or ADMM")
         }
+        // A negative size is refused whatever the type (a user message ignores the file fields).
+        if let fileSize, fileSize < 0 { throw ParleyError.invalidValue("file_size", "must not be negative") }
         let senderID: String? = type == .admin ? nil : try userID.map { try Validation.userID($0) } ?? caller.userID
         if type != .admin && senderID == nil { throw ParleyError.missing("user_id") }
         let maxLength = type == .admin ? limits.adminMessageLength : limits.messageLength
@@ -95,7 +97,6 @@ struct NewMessageBody: Decodable {
             throw ParleyError.invalidValue("url", "must be an http or https URL")
         }
         let size = fileSize ?? 0
-        guard size >= 0 else { throw ParleyError.invalidValue("file_size", "must not be negative") }
         return FileAttachment(
             url: link,
             name: try Validation.fileName(fileName ?? ""),
