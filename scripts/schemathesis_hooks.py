@@ -174,6 +174,10 @@ MESSAGE_SENDS = {
 
 TYPING = {("POST", "/v3/group_channels/{channel_url}/typing"), ("DELETE", "/v3/group_channels/{channel_url}/typing")}
 POLL_WRITES = {("POST", "/v3/polls"), ("PUT", "/v3/polls/{poll_id}")}
+UNREAD_ITEM_KEYS = {
+    prefix + item for item in ("unread_message_count", "unread_mention_count", "invitation_count")
+    for prefix in ("group_channel_", "super_group_channel_", "non_super_group_channel_")
+}
 SCHEDULED_WRITES = {
     ("POST", "/v3/group_channels/{channel_url}/scheduled_messages"),
     ("PUT", "/v3/group_channels/{channel_url}/scheduled_messages/{scheduled_message_id}"),
@@ -281,6 +285,9 @@ def before_call(context, case, **kwargs):
     if operation in MESSAGE_SENDS and body is not None:
         if body.get("message_type") != "ADMM" and not _given(body.get("user_id")):
             case.body = body = {**body, "user_id": SEEDED_USER}
+        # `target_langs`: "languages that can be translated into" (the provider's list).
+        if isinstance(body.get("target_langs"), list) and body["target_langs"]:
+            case.body = body = {**body, "target_langs": ["es"]}
         # `poll_id`: a poll "made by the sender … for this channel, carried by no message yet".
         if _given(body.get("poll_id")) and body.get("poll_id") != 0:
             case.body = body = {**body, "poll_id": 0}
@@ -308,7 +315,10 @@ def before_call(context, case, **kwargs):
         scheduled_at = _as_int(body.get("scheduled_at"))
         now = time.time() * 1000
         if scheduled_at is not None and not now + 360_000 <= scheduled_at <= now + 29 * 86_400_000:
-            case.body = {**body, "scheduled_at": int(now) + 3_600_000}
+            case.body = body = {**body, "scheduled_at": int(now) + 3_600_000}
+        # A changed text "must not be empty" (the schema's `string` allows it).
+        if body.get("message") == "":
+            case.body = body = {**body, "message": "changed"}
 
     # Search: the query "holds at least one letter or digit".
     if operation == ("GET", "/v3/search/messages") and query is not None:
@@ -365,6 +375,11 @@ def before_call(context, case, **kwargs):
         if isinstance(values, str) and not all(v.strip().lstrip("-").isdigit() for v in values.split(",")):
             case.query = query = {**query, "metacounter_values": "1,2"}
 
+    # Unread items: `item_keys` names keys of the answer.
+    if operation == ("GET", "/v3/users/{user_id}/unread_item_count") and query and "item_keys" in query:
+        keys = [k for k in str(query["item_keys"]).split(",") if k in UNREAD_ITEM_KEYS]
+        case.query = query = {**query, "item_keys": ",".join(keys)} if keys else {k: v for k, v in query.items() if k != "item_keys"}
+
     # Changelogs: "one of `change_ts` and `token` is required".
     if case.path.endswith("/changelogs") and query is not None and "change_ts" not in query:
         case.query = query = {**query, "change_ts": 0}
@@ -383,9 +398,13 @@ def before_call(context, case, **kwargs):
     if operation == ("POST", "/v3/privacy/gdpr") and body is not None and body.get("action") == "access":
         case.body = body = {k: v for k, v in body.items() if k != "channel_delete_option"}
 
-    # PushPreferenceChange: a snooze "ends after it starts".
+    # PushPreferenceChange: a snooze "ends after it starts" (also the stored end, when only the
+    # start is given).
     if operation == ("PUT", "/v3/users/{user_id}/push_preference") and body is not None:
         start, end = body.get("snooze_start_ts"), body.get("snooze_end_ts")
+        if isinstance(start, (int, float)) and not isinstance(end, (int, float)):
+            case.body = body = {**body, "snooze_end_ts": int(start) + 3_600_000}
+            end = body["snooze_end_ts"]
         if isinstance(start, (int, float)) and isinstance(end, (int, float)) and end < start:
             case.body = body = {**body, "snooze_end_ts": start}
 
